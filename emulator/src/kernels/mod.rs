@@ -1,0 +1,17 @@
+//! The float rules, written once and generic over format: one file per
+//! operation plus the shared policy, modifiers and format descriptors.
+//!
+//! Every function here is integer arithmetic on raw encodings; no host
+//! floating-point operation touches an emulated value.
+
+pub mod format;
+pub mod fract;
+pub mod ldexp;
+pub mod modifiers;
+pub mod policy;
+pub mod wave;
+
+pub use format::{Format, FormatKind, F16, F32, F64};
+pub use fract::fract;
+pub use ldexp::ldexp;
+pub use policy::{ClampNan, FloatRules, Mode, Modifiers, Omod, OmodDecision, OmodGate, Policy, Round, SnanPolicy};

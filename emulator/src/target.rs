@@ -1,0 +1,262 @@
+//! Targets and the per-target facts read from `isa-spec/`.
+//!
+//! The values of [`TargetSpec`] for each target are generated from the YAML
+//! (`emulator/src/generated/`); this file only defines their types.
+
+use core::fmt;
+use core::str::FromStr;
+
+use crate::error::ExecError;
+use crate::instr::{Encoding, Opcode};
+use crate::kernels::{ClampNan, FloatRules, OmodGate, SnanPolicy};
+
+/// The ten targets in scope.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Target {
+    /// CDNA1.
+    Gfx908,
+    /// CDNA2.
+    Gfx90a,
+    /// CDNA3.
+    Gfx942,
+    /// CDNA4.
+    Gfx950,
+    /// RDNA1.
+    Gfx1010,
+    /// RDNA2.
+    Gfx1030,
+    /// RDNA3.
+    Gfx1100,
+    /// RDNA3.5.
+    Gfx1150,
+    /// RDNA4.
+    Gfx1201,
+    /// CDNA5.
+    Gfx1250,
+}
+
+impl Target {
+    /// Every target, in ISA-generation order.
+    pub const ALL: [Target; 10] = [
+        Target::Gfx908,
+        Target::Gfx90a,
+        Target::Gfx942,
+        Target::Gfx950,
+        Target::Gfx1010,
+        Target::Gfx1030,
+        Target::Gfx1100,
+        Target::Gfx1150,
+        Target::Gfx1201,
+        Target::Gfx1250,
+    ];
+
+    /// LLVM's name for the target (`gfx1201`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Target::Gfx908 => "gfx908",
+            Target::Gfx90a => "gfx90a",
+            Target::Gfx942 => "gfx942",
+            Target::Gfx950 => "gfx950",
+            Target::Gfx1010 => "gfx1010",
+            Target::Gfx1030 => "gfx1030",
+            Target::Gfx1100 => "gfx1100",
+            Target::Gfx1150 => "gfx1150",
+            Target::Gfx1201 => "gfx1201",
+            Target::Gfx1250 => "gfx1250",
+        }
+    }
+
+    /// The target's facts, generated from `isa-spec/`.
+    pub fn spec(self) -> &'static TargetSpec {
+        crate::generated::spec(self)
+    }
+}
+
+impl fmt::Display for Target {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Target {
+    type Err = ExecError;
+    fn from_str(s: &str) -> Result<Target, ExecError> {
+        Target::ALL
+            .into_iter()
+            .find(|t| t.name() == s)
+            .ok_or_else(|| ExecError::UnknownTarget(s.to_string()))
+    }
+}
+
+/// ISA family: decides encodings and register-file conventions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Family {
+    /// GFX9: CDNA1-4.
+    Gfx9,
+    /// GFX10: RDNA1-2.
+    Gfx10,
+    /// GFX11: RDNA3, RDNA3.5.
+    Gfx11,
+    /// GFX12: RDNA4, CDNA5.
+    Gfx12,
+}
+
+/// Wave width in lanes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum WaveSize {
+    /// 32 lanes.
+    Wave32,
+    /// 64 lanes.
+    Wave64,
+}
+
+impl WaveSize {
+    /// Number of lanes.
+    pub fn lanes(self) -> usize {
+        match self {
+            WaveSize::Wave32 => 32,
+            WaveSize::Wave64 => 64,
+        }
+    }
+
+    /// The EXEC bits that exist in this wave size.
+    pub fn exec_mask(self) -> u64 {
+        match self {
+            WaveSize::Wave32 => 0xffff_ffff,
+            WaveSize::Wave64 => u64::MAX,
+        }
+    }
+}
+
+/// How sure we are of a policy value (SEMANTICS.md's tags).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Evidence {
+    /// Measured on real hardware; names the target(s).
+    Hw(&'static str),
+    /// Stated by AMD's ISA guide or LLVM/Mesa; names the source.
+    Doc(&'static str),
+    /// Measured elsewhere and assumed here; names where it was measured.
+    Inherited(&'static str),
+    /// Unknown: the stated default, unverified.
+    Open(&'static str),
+}
+
+impl Evidence {
+    /// The tag (`hw`, `doc`, `inherited`, `open`).
+    pub fn tag(self) -> &'static str {
+        match self {
+            Evidence::Hw(_) => "hw",
+            Evidence::Doc(_) => "doc",
+            Evidence::Inherited(_) => "inherited",
+            Evidence::Open(_) => "open",
+        }
+    }
+
+    /// The source or note attached to the tag.
+    pub fn source(self) -> &'static str {
+        match self {
+            Evidence::Hw(s) | Evidence::Doc(s) | Evidence::Inherited(s) | Evidence::Open(s) => s,
+        }
+    }
+}
+
+impl fmt::Display for Evidence {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.tag(), self.source())
+    }
+}
+
+/// A policy value with the evidence behind it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Sourced<T> {
+    /// The value in force.
+    pub value: T,
+    /// What it rests on.
+    pub evidence: Evidence,
+}
+
+/// Where the other half of a 32-bit destination goes when a non-true16,
+/// non-SDWA form writes an F16 result into the low half.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum F16DstHigh {
+    /// The high 16 bits keep their value (GFX10).
+    Preserve,
+    /// The high 16 bits are zeroed (GFX9).
+    Zero,
+}
+
+/// When an SDWA F16 result is rounded relative to OMOD.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SdwaF16Output {
+    /// Round to F16 and flush as VOP3 does, then OMOD, CLAMP, dst_sel merge
+    /// [hw gfx1030].
+    Rounded,
+}
+
+/// One instruction form a target has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Form {
+    /// The instruction.
+    pub opcode: Opcode,
+    /// Its encoding.
+    pub encoding: Encoding,
+    /// The opcode number in that encoding (as `llvm-mc` encodes it).
+    pub op: u16,
+}
+
+/// Everything about a target that the emulator needs, with evidence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TargetSpec {
+    /// Which target.
+    pub target: Target,
+    /// Its ISA family.
+    pub family: Family,
+    /// Supported wave sizes.
+    pub wave_sizes: &'static [WaveSize],
+    /// The wave size a dispatch uses unless told otherwise.
+    pub default_wave: WaveSize,
+    /// When OMOD is effective.
+    pub omod_gate: Sourced<OmodGate>,
+    /// CLAMP's NaN rule.
+    pub clamp_nan: Sourced<ClampNan>,
+    /// Whether MODE.IEEE and MODE.DX10_CLAMP exist.
+    pub ieee_dx10_bits: Sourced<bool>,
+    /// True16 register halves in 16-bit operands.
+    pub true16: Sourced<bool>,
+    /// SDWA encodings.
+    pub sdwa: Sourced<bool>,
+    /// High half of F16 destinations outside true16 and SDWA.
+    pub f16_dst_high: Sourced<F16DstHigh>,
+    /// Signalling NaNs in FRACT/LDEXP.
+    pub snan: Sourced<SnanPolicy>,
+    /// SDWA F16 FRACT/LDEXP output policy.
+    pub sdwa_f16_output: Sourced<SdwaF16Output>,
+    /// 64-bit VGPR operands must start at an even register.
+    pub aligned_vgpr_pairs: Sourced<bool>,
+    /// FRACT's rules on this target.
+    pub fract_rules: Evidence,
+    /// The instruction forms the target has.
+    pub forms: &'static [Form],
+}
+
+impl TargetSpec {
+    /// The float rules a [`crate::kernels::Policy`] is built from.
+    pub fn float_rules(&self) -> FloatRules {
+        FloatRules {
+            omod_gate: self.omod_gate.value,
+            clamp_nan: self.clamp_nan.value,
+            has_ieee_dx10_bits: self.ieee_dx10_bits.value,
+            snan: self.snan.value,
+        }
+    }
+
+    /// The form of `opcode` in `encoding`, if the target has it.
+    pub fn form(&self, opcode: Opcode, encoding: Encoding) -> Option<&'static Form> {
+        self.forms.iter().find(|f| f.opcode == opcode && f.encoding == encoding)
+    }
+
+    /// Whether the target supports `size`.
+    pub fn supports_wave(&self, size: WaveSize) -> bool {
+        self.wave_sizes.contains(&size)
+    }
+}
