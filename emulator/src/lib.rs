@@ -26,6 +26,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod asm;
 pub mod error;
 pub mod exec;
 pub mod instr;
@@ -38,9 +39,12 @@ pub mod wave;
 pub mod generated;
 
 pub use error::ExecError;
-pub use instr::{DstUnused, Encoding, FloatConst, Instruction, Opcode, Operand, Part, ScalarReg, Sdwa, SdwaSel, SrcMods};
+pub use instr::{
+    DstUnused, Encoding, FloatConst, Instruction, Opcode, Operand, Part, ScalarReg, Sdwa, SdwaSel,
+    SrcMods,
+};
 pub use kernels::{Mode, Omod, Round};
-pub use target::{Evidence, Family, TargetSpec, Target, WaveSize};
+pub use target::{Evidence, Family, Target, TargetSpec, WaveSize};
 pub use wave::Wave;
 
 /// Execute one instruction on `wave` as `target` does.

@@ -60,7 +60,10 @@ pub fn check(target: &str, mode: u32, instr: Instruction, inputs: &[Reg], expect
     }
     for r in 0..16 {
         for lane in 0..wave.lanes() {
-            let (got, exp) = (wave.vgpr(r, lane).expect("in range"), want.vgpr(r, lane).expect("in range"));
+            let (got, exp) = (
+                wave.vgpr(r, lane).expect("in range"),
+                want.vgpr(r, lane).expect("in range"),
+            );
             assert_eq!(
                 got, exp,
                 "{target} mode {mode:#010x} {instr:?}: v{r} lane {lane}: expected {exp:#010x}, got {got:#010x}"
