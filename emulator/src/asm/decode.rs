@@ -300,7 +300,7 @@ fn decode_vop3(te: &TargetEncoding, w: &Words<'_>, w0: u32) -> Res<(Instruction,
     };
     let mut len = 8;
     let mut src = |code: u32, ty: OpType, bit: u32, field: &'static str| -> Res<Operand> {
-        let op = match literal(te, w, code, ty, 8, false)? {
+        let op = match literal(te, w, code, ty, 8, true)? {
             Some((op, l)) => {
                 len = len.max(l);
                 op

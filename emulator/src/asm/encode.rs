@@ -7,7 +7,7 @@ use super::tables_bootstrap::target_encoding;
 use super::{EncodeError, Slot};
 use crate::instr::{Encoding, FloatConst, Instruction, Opcode, Operand, Part, ScalarReg};
 use crate::kernels::{FormatKind, Omod};
-use crate::target::{Family, Target};
+use crate::target::Target;
 
 /// The type of an operand slot: decides what inline constants mean and how
 /// wide a register or literal is.
@@ -60,11 +60,6 @@ pub(crate) fn src_types(opcode: Opcode) -> (OpType, Option<OpType>) {
         Opcode::LdexpF32 => (OpType::F32, Some(OpType::I32)),
         Opcode::LdexpF64 => (OpType::F64, Some(OpType::I32)),
     }
-}
-
-/// The destination type of `opcode`.
-pub(crate) fn dst_type(opcode: Opcode) -> OpType {
-    src_types(opcode).0
 }
 
 /// Whether the raw value `v` (a 16/32-bit value, or for F64 the full 64 bits)
@@ -234,20 +229,16 @@ fn src_code(
             Ok((fam.codes.literal, Some(Lit::L32(v))))
         }
         Operand::Literal64(v) => match fam.codes.literal64 {
-            Some(code) if ty == OpType::F64 && te.literal64 && enc == Encoding::Vop1 => {
+            Some(code) if ty == OpType::F64 && te.literal64 && enc != Encoding::Sdwa => {
                 Ok((code, Some(Lit::L64(v))))
             }
             Some(_) => Err(err(
                 slot,
-                "invalid operand for instruction: a 64-bit literal needs a VOP1 F64 source",
+                "invalid operand for instruction: a 64-bit literal needs an F64 source",
             )),
             None => Err(err(slot, "lit64 is not supported on this GPU")),
         },
     }
-}
-
-fn is_vgpr(op: Operand) -> bool {
-    matches!(op, Operand::Vgpr { .. })
 }
 
 fn part_of(op: Operand) -> Part {
@@ -446,30 +437,41 @@ fn encode_e32(
     Ok(lit)
 }
 
-/// Constant-bus and literal rules of VOP3.
+/// Constant-bus and literal rules of VOP3 (and SDWA).
 fn check_vop3_sources(te: &TargetEncoding, instr: &Instruction) -> Result<(), EncodeError> {
     let fam = te.family;
-    let mut scalars: Vec<ScalarReg> = Vec::new();
+    // A pair and its low half are different constant-bus reads.
+    let mut scalars: Vec<(ScalarReg, bool)> = Vec::new();
     let mut literal: Option<u64> = None;
     let mut bus = 0;
-    for (slot, op) in [(Slot::Src0, Some(instr.src0)), (Slot::Src1, instr.src1)] {
+    let (t0, t1) = src_types(instr.opcode);
+    let wide = [t0.bits() == 64, t1.is_some_and(|t| t.bits() == 64)];
+    for (i, (slot, op)) in [(Slot::Src0, Some(instr.src0)), (Slot::Src1, instr.src1)]
+        .into_iter()
+        .enumerate()
+    {
         match op {
             Some(Operand::Scalar { reg, .. }) if reg != ScalarReg::Null => {
-                if !scalars.contains(&reg) {
-                    scalars.push(reg);
+                if !scalars.contains(&(reg, wide[i])) {
+                    scalars.push((reg, wide[i]));
                     bus += 1;
                 }
             }
-            Some(Operand::Literal(v)) => {
+            Some(lit @ (Operand::Literal(_) | Operand::Literal64(_))) => {
+                let v = match lit {
+                    Operand::Literal64(v) => v,
+                    Operand::Literal(v) => u64::from(v),
+                    _ => 0,
+                };
                 if !fam.vop3_literal {
                     return Err(err(slot, "literal operands are not supported"));
                 }
                 match literal {
                     None => {
-                        literal = Some(u64::from(v));
+                        literal = Some(v);
                         bus += 1;
                     }
-                    Some(l) if l == u64::from(v) => {}
+                    Some(l) if l == v => {}
                     Some(_) => return Err(err(slot, "only one unique literal operand is allowed")),
                 }
             }
@@ -584,6 +586,7 @@ fn encode_sdwa(
         return Err(err(Slot::Dst, "the destination must be a VGPR"));
     };
     let vdst = check_vgpr(te, index, t0, Slot::Dst)?;
+    check_vop3_sources(te, instr)?;
     let (s0, s0_scalar) = sdwa_src(te, instr.src0, t0, Slot::Src0)?;
     let mut w1 = l.src0.put(0, s0);
     w1 = l.dst_sel.put(w1, sel.dst_sel.field());
@@ -612,14 +615,7 @@ fn encode_sdwa(
             v.src0.put(v.vdst.put(v.op.put(w, op), vdst), l.marker)
         }
     };
-    if fam.family == Family::Gfx9 || fam.family == Family::Gfx10 {
-        words.push(w0);
-        words.push(w1);
-    }
+    words.push(w0);
+    words.push(w1);
     Ok(None)
-}
-
-/// Operand helpers shared with the parser.
-pub(crate) fn is_vgpr_operand(op: Operand) -> bool {
-    is_vgpr(op)
 }

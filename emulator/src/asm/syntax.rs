@@ -212,7 +212,8 @@ impl<'a> Cursor<'a> {
             } else {
                 (10, text)
             };
-            return int_value(digits, radix, neg, col);
+            let v = int_value(digits, radix, neg, col)?;
+            return self.int_tail(v, col);
         }
         self.pos += skip;
         let dstart = self.pos;
@@ -223,7 +224,24 @@ impl<'a> Cursor<'a> {
         if digits.is_empty() {
             return fail(col, "invalid number");
         }
-        int_value(digits, radix, neg, col)
+        let v = int_value(digits, radix, neg, col)?;
+        self.int_tail(v, col)
+    }
+
+    /// `a+b-c...`: LLVM evaluates integer expressions.
+    fn int_tail(&mut self, v: Num, col: usize) -> Res<Num> {
+        let Num::Int(mut acc) = v else { return Ok(v) };
+        while matches!(self.peek(), Some(b'+' | b'-'))
+            && self.peek_at(1).is_some_and(|c| c.is_ascii_digit())
+        {
+            let sub = self.peek() == Some(b'-');
+            self.pos += 1;
+            let Num::Int(rhs) = self.number()? else {
+                return fail(col, "invalid expression");
+            };
+            acc = if sub { acc - rhs } else { acc + rhs };
+        }
+        Ok(Num::Int(acc))
     }
 }
 
@@ -425,7 +443,33 @@ fn sel(col: usize, name: &str, what: &str) -> Res<SdwaSel> {
     })
 }
 
+/// Where each modifier may appear: LLVM takes them in this order only.
+fn modifier_rank(key: &str) -> Option<u8> {
+    Some(match key {
+        "op_sel" => 0,
+        "clamp" => 1,
+        "mul" | "div" => 2,
+        "dst_sel" => 3,
+        "dst_unused" => 4,
+        "src0_sel" => 5,
+        "src1_sel" => 6,
+        _ => return None,
+    })
+}
+
+/// Whether the cursor is at a modifier keyword rather than an operand.
+fn at_modifier(c: &Cursor<'_>) -> bool {
+    let rest = &c.s[c.pos..];
+    let end = rest
+        .iter()
+        .position(|b| !is_ident(*b))
+        .unwrap_or(rest.len());
+    let word = core::str::from_utf8(&rest[..end]).unwrap_or("");
+    modifier_rank(word).is_some() && (word == "clamp" || rest.get(end) == Some(&b':'))
+}
+
 fn modifiers(c: &mut Cursor<'_>, m: &mut Mods) -> Res<()> {
+    let mut last_rank = None;
     loop {
         c.ws();
         if c.at_end() {
@@ -433,6 +477,12 @@ fn modifiers(c: &mut Cursor<'_>, m: &mut Mods) -> Res<()> {
         }
         let col = c.col();
         let key = c.ident();
+        if let Some(rank) = modifier_rank(key) {
+            if last_rank.is_some_and(|r| r >= rank) {
+                return fail(col, "invalid operand for instruction");
+            }
+            last_rank = Some(rank);
+        }
         let dup = |seen: bool| {
             if seen {
                 fail(col, "invalid operand for instruction: repeated modifier")
@@ -576,7 +626,8 @@ pub fn parse(target: Target, text: &str) -> Result<Instruction, AsmError> {
         loop {
             ops.push(operand(&mut c)?);
             c.ws();
-            if !c.eat(b',') {
+            // LLVM also takes operands separated by blanks only.
+            if !c.eat(b',') && (c.at_end() || at_modifier(&c)) {
                 break;
             }
         }
@@ -676,7 +727,12 @@ fn build(
         if !any_half || bits.len() != ops.len() {
             return fail(*col, "invalid operand for instruction");
         }
-        if bits.iter().any(|&b| b != 0) {
+        // op_sel may restate the halves (as LLVM prints it) but not differ:
+        // sources in order, then the destination.
+        let hi = |p: &Parsed| u32::from(matches!(p.atom, Atom::Reg(Reg::V { part: Part::Hi, .. })));
+        let mut expect: Vec<u32> = ops[1..].iter().map(hi).collect();
+        expect.push(hi(&ops[0]));
+        if bits.iter().any(|&b| b != 0) && *bits != expect {
             return fail(*col, "op_sel operand conflicts with 16-bit operand suffix");
         }
     }
@@ -913,8 +969,15 @@ fn immediate(
                 // LLVM warns and drops the low dword.
                 return Ok(Operand::Literal((bits >> 32) as u32));
             }
-            let Some(v) = to_format(f64::from_bits(bits), ty.bits()) else {
+            // The range check uses the operand's declared width (32 bits for
+            // true16 V_LDEXP_F16's exponent), the value its real width.
+            if to_format(f64::from_bits(bits), int_width(te, ty)).is_none() {
                 return bad();
+            }
+            let v = if ty.bits() == 16 {
+                u64::from(half::f16::from_f64(f64::from_bits(bits)).to_bits())
+            } else {
+                u64::from((f64::from_bits(bits) as f32).to_bits())
             };
             Ok(inline_value(v, ty).unwrap_or(Operand::Literal(v as u32)))
         }
@@ -940,6 +1003,11 @@ fn immediate(
                     }
                 }
                 if !safe_trunc(i, 32) {
+                    // Targets with 64-bit literals take a value whose low
+                    // dword is zero as a 32-bit (high dword) literal.
+                    if te.literal64 && inl && raw as u32 == 0 {
+                        return Ok(Operand::Literal((raw >> 32) as u32));
+                    }
                     if vop1_lit64 && inl {
                         return Ok(Operand::Literal64(raw));
                     }
@@ -978,7 +1046,6 @@ fn forced_literal(
     if wide && te.family.codes.literal64.is_none() {
         return fail(p.col, "lit64 is not supported on this GPU");
     }
-    let vop1_lit64 = te.literal64 && enc == Encoding::Vop1;
     let value: u64 = match (num, ty) {
         (Num::Float(f), OpType::F64) => {
             if wide {
@@ -1008,10 +1075,8 @@ fn forced_literal(
     if ty == OpType::F64 {
         // gfx1250 VOP1 writes F64 literals as 64-bit ones (LLVM puts the
         // value of `lit(x)` in the low dword there).
-        if vop1_lit64 || wide {
-            if !vop1_lit64 {
-                return bad(p);
-            }
+        if te.literal64 {
+            let _ = enc;
             return Ok(Operand::Literal64(value));
         }
         return u32::try_from(value)

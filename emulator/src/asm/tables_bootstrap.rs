@@ -210,7 +210,7 @@ static TARGETS: [TargetEncoding; 10] = [
     t(Target::Gfx1100, &GFX11, &GFX11_FORMS, false),
     t(Target::Gfx1150, &GFX11, &GFX11_FORMS, false),
     t(Target::Gfx1201, &GFX12, &GFX11_FORMS, false),
-    t(Target::Gfx1250, &GFX1250, &GFX11_FORMS, false),
+    t(Target::Gfx1250, &GFX1250, &GFX11_FORMS, true),
 ];
 
 /// The encoding facts of `target`.
