@@ -494,6 +494,7 @@ impl Instruction {
     }
 
     /// With NEG on src0.
+    #[allow(clippy::should_implement_trait)]
     pub fn neg(mut self) -> Instruction {
         self.src0_mods.neg = true;
         self
