@@ -79,10 +79,14 @@ mod host {
     }
 
     /// Proves the environment took effect: 1.0 / 3.0 rounds down under it.
+    /// The division is done in asm so the compiler cannot move it across
+    /// the MXCSR writes (it assumes a fixed floating-point environment).
     pub fn host_division_bits() -> u32 {
-        let x = std::hint::black_box(1.0f32);
-        let y = std::hint::black_box(3.0f32);
-        (x / y).to_bits()
+        let mut a: f32 = 1.0;
+        let b: f32 = 3.0;
+        // SAFETY: divss on two xmm registers; no memory access.
+        unsafe { core::arch::asm!("divss {a}, {b}", a = inout(xmm_reg) a, b = in(xmm_reg) b, options(nostack, nomem)) };
+        a.to_bits()
     }
 }
 
