@@ -14,4 +14,6 @@ pub mod wave;
 pub use format::{Format, FormatKind, F16, F32, F64};
 pub use fract::fract;
 pub use ldexp::ldexp;
-pub use policy::{ClampNan, FloatRules, Mode, Modifiers, Omod, OmodDecision, OmodGate, Policy, Round, SnanPolicy};
+pub use policy::{
+    ClampNan, FloatRules, Mode, Modifiers, Omod, OmodDecision, OmodGate, Policy, Round, SnanPolicy,
+};
