@@ -61,6 +61,7 @@ fn exhaustive() {
     let threads = std::thread::available_parallelism()
         .map_or(2, |n| n.get())
         .clamp(1, 8);
+    println!("verify (exhaustive): {threads} worker threads");
     let mut report = Report::new("exhaustive");
     run_f16(Op::Fract, F16Scope::All, threads, &mut report);
     run_f16(Op::Ldexp, F16Scope::All, threads, &mut report);

@@ -182,19 +182,32 @@ pub fn prepare_source<F: RefFormat>(bits: u64, mode: u32, abs: bool, neg: bool) 
     s
 }
 
-/// A NaN source's result: quiet bit set, sign and payload kept (section 4
-/// and 5.1; section 8.1: quieted on every target by default).
-fn quiet<F: Format>(s: u64) -> u64 {
-    s | F::QUIET_BIT
+/// Whether FRACT/LDEXP quiet a signalling NaN source. Section 8.1 (open):
+/// quieted on every target, whatever MODE.IEEE (measured on gfx1201 only).
+/// Flipping the default for pre-GFX12 targets is this one line:
+/// `TargetKind::Gated => mode & MODE_IEEE != 0`.
+pub fn quiets_snan(kind: TargetKind, mode: u32) -> bool {
+    let _ = (kind, mode);
+    true
+}
+
+/// A NaN source's result: quiet bit set, sign and payload kept (sections 4
+/// and 5.1), unless the target keeps signalling NaNs (section 8.1).
+fn quiet<F: Format>(s: u64, kind: TargetKind, mode: u32) -> u64 {
+    if quiets_snan(kind, mode) {
+        s | F::QUIET_BIT
+    } else {
+        s
+    }
 }
 
 // ---------------------------------------------------------------------------
 // Section 4: V_FRACT, step 4 (operation, one rounding, output flush).
 
 /// FRACT of a prepared source: rounded once and output-flushed.
-pub fn fract_core<F: RefFormat>(s: u64, mode: u32) -> u64 {
+pub fn fract_core<F: RefFormat>(s: u64, kind: TargetKind, mode: u32) -> u64 {
     if is_nan_bits::<F>(s) {
-        return quiet::<F>(s);
+        return quiet::<F>(s, kind, mode);
     }
     let x = ap::<F>(s);
     if x.is_infinite() {
@@ -240,9 +253,15 @@ pub fn ldexp_exponent<F: Format>(exp_operand: u32) -> i64 {
 /// LDEXP of a prepared source: rounded once and output-flushed.
 /// `flush_tiny` is section 5.3's condition (output-denormal bit 0, or OMOD
 /// effective).
-pub fn ldexp_core<F: RefFormat>(s: u64, exp_operand: u32, mode: u32, flush_tiny: bool) -> u64 {
+pub fn ldexp_core<F: RefFormat>(
+    s: u64,
+    exp_operand: u32,
+    kind: TargetKind,
+    mode: u32,
+    flush_tiny: bool,
+) -> u64 {
     if is_nan_bits::<F>(s) {
-        return quiet::<F>(s);
+        return quiet::<F>(s, kind, mode);
     }
     let x = ap::<F>(s);
     if x.is_infinite() || x.is_zero() {
@@ -388,7 +407,7 @@ pub fn output_modifiers<F: RefFormat>(
 /// V_FRACT of `bits` (format `F`) on a target of `kind`.
 pub fn ref_fract<F: RefFormat>(bits: u64, mode: u32, kind: TargetKind, m: RefMods) -> u64 {
     let s = prepare_source::<F>(bits, mode, m.abs, m.neg);
-    output_modifiers::<F>(fract_core::<F>(s, mode), kind, mode, m.omod, m.clamp)
+    output_modifiers::<F>(fract_core::<F>(s, kind, mode), kind, mode, m.omod, m.clamp)
 }
 
 /// Section 5.3's flush_tiny: output denormals flushed, or OMOD effective.
@@ -405,6 +424,12 @@ pub fn ref_ldexp<F: RefFormat>(
     m: RefMods,
 ) -> u64 {
     let s = prepare_source::<F>(bits, mode, m.abs, m.neg);
-    let r = ldexp_core::<F>(s, exp_operand, mode, flush_tiny::<F>(kind, mode, m.omod));
+    let r = ldexp_core::<F>(
+        s,
+        exp_operand,
+        kind,
+        mode,
+        flush_tiny::<F>(kind, mode, m.omod),
+    );
     output_modifiers::<F>(r, kind, mode, m.omod, m.clamp)
 }
