@@ -5,16 +5,31 @@
 
 use std::process::ExitCode;
 
+mod regen;
+
+/// Every command: name, one-line help, entry point.
+const COMMANDS: &[(&str, &str, fn() -> ExitCode)] = &[
+    ("regen", "rewrite emulator/src/generated/ from isa-spec/", regen::regen),
+    ("check", "fail if the generated code is stale", regen::check),
+];
+
+fn usage() -> ExitCode {
+    eprintln!("usage: cargo xtask <command>\n\ncommands:");
+    for (name, help, _) in COMMANDS {
+        eprintln!("  {name:<8} {help}");
+    }
+    ExitCode::from(2)
+}
+
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let Some(cmd) = args.first() else {
-        eprintln!("usage: cargo xtask <regen|check>");
-        return ExitCode::from(2);
+    let Some(cmd) = std::env::args().nth(1) else {
+        return usage();
     };
-    match cmd.as_str() {
-        other => {
-            eprintln!("unknown xtask command `{other}`");
-            ExitCode::from(2)
+    match COMMANDS.iter().find(|(name, _, _)| *name == cmd) {
+        Some((_, _, run)) => run(),
+        None => {
+            eprintln!("unknown xtask command `{cmd}`");
+            usage()
         }
     }
 }
