@@ -88,7 +88,9 @@ fn check() -> Result<Vec<String>, String> {
                 }
             }
         }
-        if texts.len() == inputs.len() && input_hash(texts.iter().map(|(p, b)| (*p, b.as_slice()))) != recorded {
+        if texts.len() == inputs.len()
+            && input_hash(texts.iter().map(|(p, b)| (*p, b.as_slice()))) != recorded
+        {
             problems.push(format!("{file}: inputs changed since it was generated"));
         }
     }

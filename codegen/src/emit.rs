@@ -73,11 +73,26 @@ pub fn spec_static(t: &TargetModel) -> TokenStream {
     let aligned_vgpr_pairs = sourced(&t.aligned_vgpr_pairs);
     let fract_rules = evidence(&t.fract_rules.evidence);
     let forms = t.forms.iter().map(|f| {
-        let (opcode, encoding, op) = (ident(f.instruction.variant()), ident(f.encoding.variant()), hex(f.op));
+        let (opcode, encoding, op) = (
+            ident(f.instruction.variant()),
+            ident(f.encoding.variant()),
+            hex(f.op),
+        );
         quote!(Form { opcode: Opcode::#opcode, encoding: Encoding::#encoding, op: #op })
     });
-    let sizes = t.wave.sizes.iter().map(|s| format!("wave{s}")).collect::<Vec<_>>().join(", ");
-    let doc_what = format!(" {} ({}, {}): facts from `isa-spec/`.", t.target.name(), t.description, t.family.name().to_uppercase());
+    let sizes = t
+        .wave
+        .sizes
+        .iter()
+        .map(|s| format!("wave{s}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let doc_what = format!(
+        " {} ({}, {}): facts from `isa-spec/`.",
+        t.target.name(),
+        t.description,
+        t.family.name().to_uppercase()
+    );
     let doc_wave = format!(
         " Wave sizes {sizes}, default wave{} ({}: {}).",
         t.wave.default,
@@ -113,8 +128,12 @@ pub fn spec_static(t: &TargetModel) -> TokenStream {
 pub fn execute_fn(t: &TargetModel) -> TokenStream {
     let mut arms = Vec::new();
     for (instruction, _, _) in crate::model::Instruction::TABLE {
-        let encodings: Vec<Ident> =
-            t.forms.iter().filter(|f| f.instruction == instruction).map(|f| ident(f.encoding.variant())).collect();
+        let encodings: Vec<Ident> = t
+            .forms
+            .iter()
+            .filter(|f| f.instruction == instruction)
+            .map(|f| ident(f.encoding.variant()))
+            .collect();
         if encodings.is_empty() {
             continue;
         }
@@ -143,7 +162,10 @@ pub fn target_module(model: &Model, t: &TargetModel) -> Result<String, Error> {
     let spec = spec_static(t);
     let execute = execute_fn(t);
     let sdwa_output = t.sdwa_f16_output.as_ref().map(|_| quote!(SdwaF16Output,));
-    let doc = format!(" {}: the target's facts and its instruction dispatch, generated from `isa-spec/`.", t.target.name());
+    let doc = format!(
+        " {}: the target's facts and its instruction dispatch, generated from `isa-spec/`.",
+        t.target.name()
+    );
     let tokens = quote! {
         #![doc = #doc]
 
@@ -165,8 +187,16 @@ pub fn target_module(model: &Model, t: &TargetModel) -> Result<String, Error> {
 
 /// `mod.rs`: the modules, `spec(target)` and `execute(target, ...)`.
 pub fn mod_rs(model: &Model) -> Result<String, Error> {
-    let modules: Vec<Ident> = model.targets.iter().map(|t| ident(t.target.name())).collect();
-    let variants: Vec<Ident> = model.targets.iter().map(|t| ident(&t.target.variant())).collect();
+    let modules: Vec<Ident> = model
+        .targets
+        .iter()
+        .map(|t| ident(t.target.name()))
+        .collect();
+    let variants: Vec<Ident> = model
+        .targets
+        .iter()
+        .map(|t| ident(&t.target.variant()))
+        .collect();
     let tokens = quote! {
         #![doc = " Per-target modules generated from `isa-spec/`: each holds the target's `SPEC` and `execute`."]
 
@@ -198,26 +228,47 @@ pub fn mod_rs(model: &Model) -> Result<String, Error> {
 /// Pretty-print `tokens` as a file, with a blank line between items
 /// (consecutive `use` and `mod` declarations stay together).
 pub fn pretty(file: &str, tokens: TokenStream) -> Result<String, Error> {
-    let parsed: syn::File =
-        syn::parse2(tokens).map_err(|e| Error::Emit { file: file.to_string(), message: e.to_string() })?;
+    let parsed: syn::File = syn::parse2(tokens).map_err(|e| Error::Emit {
+        file: file.to_string(),
+        message: e.to_string(),
+    })?;
     let mut out = String::new();
     let mut previous: Option<std::mem::Discriminant<syn::Item>> = None;
     for (i, item) in parsed.items.iter().enumerate() {
         let kind = std::mem::discriminant(item);
-        let grouped = matches!(item, syn::Item::Use(_) | syn::Item::Mod(_)) && previous == Some(kind);
+        let grouped =
+            matches!(item, syn::Item::Use(_) | syn::Item::Mod(_)) && previous == Some(kind);
         if i > 0 && !grouped {
             out.push('\n');
         }
-        let attrs = if i == 0 { parsed.attrs.clone() } else { Vec::new() };
-        let single = syn::File { shebang: None, attrs, items: vec![item.clone()] };
+        let attrs = if i == 0 {
+            parsed.attrs.clone()
+        } else {
+            Vec::new()
+        };
+        let single = syn::File {
+            shebang: None,
+            attrs,
+            items: vec![item.clone()],
+        };
         out.push_str(&prettyplease::unparse(&single));
         previous = Some(kind);
     }
     Ok(out)
 }
 
-fn with_header(model: &Model, inputs: &[&str], file: &str, tokens: TokenStream) -> Result<String, Error> {
+fn with_header(
+    model: &Model,
+    inputs: &[&str],
+    file: &str,
+    tokens: TokenStream,
+) -> Result<String, Error> {
     let body = pretty(file, tokens)?;
-    let texts = inputs.iter().map(|p| (*p, model.input(p).map_or(&[][..], |i| i.text.as_bytes())));
-    Ok(format!("{}\n{body}", render_header(inputs, &input_hash(texts))))
+    let texts = inputs
+        .iter()
+        .map(|p| (*p, model.input(p).map_or(&[][..], |i| i.text.as_bytes())));
+    Ok(format!(
+        "{}\n{body}",
+        render_header(inputs, &input_hash(texts))
+    ))
 }

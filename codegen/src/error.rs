@@ -15,7 +15,10 @@ pub struct Loc {
 impl Loc {
     /// The position serde-saphyr recorded, if it knows one.
     pub(crate) fn from_saphyr(loc: serde_saphyr::Location) -> Option<Loc> {
-        (loc.line() > 0).then(|| Loc { line: loc.line(), column: loc.column() })
+        (loc.line() > 0).then(|| Loc {
+            line: loc.line(),
+            column: loc.column(),
+        })
     }
 }
 
@@ -32,14 +35,20 @@ pub struct SpecError {
 
 impl SpecError {
     pub(crate) fn new(file: &str, loc: Option<Loc>, message: impl Into<String>) -> SpecError {
-        SpecError { file: file.to_string(), loc, message: message.into() }
+        SpecError {
+            file: file.to_string(),
+            loc,
+            message: message.into(),
+        }
     }
 }
 
 impl fmt::Display for SpecError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.loc {
-            Some(Loc { line, column }) => write!(f, "{}:{line}:{column}: {}", self.file, self.message),
+            Some(Loc { line, column }) => {
+                write!(f, "{}:{line}:{column}: {}", self.file, self.message)
+            }
             None => write!(f, "{}: {}", self.file, self.message),
         }
     }
@@ -79,7 +88,9 @@ impl fmt::Display for Error {
                 }
                 Ok(())
             }
-            Error::Emit { file, message } => write!(f, "{file}: generated code does not parse: {message}"),
+            Error::Emit { file, message } => {
+                write!(f, "{file}: generated code does not parse: {message}")
+            }
         }
     }
 }

@@ -3,7 +3,9 @@
 
 use std::fmt::Write;
 
-use crate::model::{Encoding, Evidence, Instruction, Model, Origin, PolicyValue, Sourced, TargetModel};
+use crate::model::{
+    Encoding, Evidence, Instruction, Model, Origin, PolicyValue, Sourced, TargetModel,
+};
 
 /// One table row: value, evidence and where it was written.
 struct Row {
@@ -13,7 +15,11 @@ struct Row {
 }
 
 fn row<T: PolicyValue>(s: &Sourced<T>) -> Row {
-    Row { value: format!("`{}`", s.value.yaml()), evidence: Some(s.evidence.clone()), origin: Some(s.origin.clone()) }
+    Row {
+        value: format!("`{}`", s.value.yaml()),
+        evidence: Some(s.evidence.clone()),
+        origin: Some(s.origin.clone()),
+    }
 }
 
 type Column = (&'static str, &'static str, fn(&TargetModel) -> Row);
@@ -23,20 +29,48 @@ const POLICIES: [Column; 11] = [
         let mut sizes = vec![t.wave.default];
         sizes.extend(t.wave.sizes.iter().filter(|&&s| s != t.wave.default));
         let sizes: Vec<String> = sizes.iter().map(|s| format!("wave{s}")).collect();
-        Row { value: sizes.join(", "), evidence: Some(t.wave.evidence.clone()), origin: Some(t.wave.origin.clone()) }
+        Row {
+            value: sizes.join(", "),
+            evidence: Some(t.wave.evidence.clone()),
+            origin: Some(t.wave.origin.clone()),
+        }
     }),
     ("omod_gate", "when OMOD is effective", |t| row(&t.omod_gate)),
-    ("clamp_nan", "what CLAMP does with NaN", |t| row(&t.clamp_nan)),
-    ("ieee_dx10_bits", "MODE.IEEE and MODE.DX10_CLAMP exist", |t| row(&t.ieee_dx10_bits)),
-    ("true16", "16-bit operands address register halves", |t| row(&t.true16)),
-    ("sdwa", "SDWA encodings exist", |t| row(&t.sdwa)),
-    ("f16_dst_high", "high half of F16 destinations outside true16/SDWA", |t| row(&t.f16_dst_high)),
-    ("snan", "signalling NaNs in FRACT/LDEXP", |t| row(&t.snan)),
-    ("sdwa_f16_output", "SDWA F16 results relative to OMOD", |t| match &t.sdwa_f16_output {
-        Some(s) => row(s),
-        None => Row { value: "n/a (no SDWA)".to_string(), evidence: None, origin: None },
+    ("clamp_nan", "what CLAMP does with NaN", |t| {
+        row(&t.clamp_nan)
     }),
-    ("aligned_vgpr_pairs", "64-bit VGPR operands start at even registers", |t| row(&t.aligned_vgpr_pairs)),
+    (
+        "ieee_dx10_bits",
+        "MODE.IEEE and MODE.DX10_CLAMP exist",
+        |t| row(&t.ieee_dx10_bits),
+    ),
+    ("true16", "16-bit operands address register halves", |t| {
+        row(&t.true16)
+    }),
+    ("sdwa", "SDWA encodings exist", |t| row(&t.sdwa)),
+    (
+        "f16_dst_high",
+        "high half of F16 destinations outside true16/SDWA",
+        |t| row(&t.f16_dst_high),
+    ),
+    ("snan", "signalling NaNs in FRACT/LDEXP", |t| row(&t.snan)),
+    (
+        "sdwa_f16_output",
+        "SDWA F16 results relative to OMOD",
+        |t| match &t.sdwa_f16_output {
+            Some(s) => row(s),
+            None => Row {
+                value: "n/a (no SDWA)".to_string(),
+                evidence: None,
+                origin: None,
+            },
+        },
+    ),
+    (
+        "aligned_vgpr_pairs",
+        "64-bit VGPR operands start at even registers",
+        |t| row(&t.aligned_vgpr_pairs),
+    ),
     ("fract_rules", "FRACT's rules (SEMANTICS.md 4)", |t| Row {
         value: "SEMANTICS.md 4".to_string(),
         evidence: Some(t.fract_rules.evidence.clone()),
@@ -69,8 +103,15 @@ pub fn evidence_md(model: &Model) -> String {
                 Some(e) => (e.tag(), e.source().replace('|', "\\|")),
                 None => ("-", "-".to_string()),
             };
-            let given = r.origin.map_or("-".to_string(), |o| o.file.trim_start_matches("isa-spec/").to_string());
-            let _ = writeln!(out, "| {} | {} | {tag} | {source} | {given} |", t.target.name(), r.value);
+            let given = r.origin.map_or("-".to_string(), |o| {
+                o.file.trim_start_matches("isa-spec/").to_string()
+            });
+            let _ = writeln!(
+                out,
+                "| {} | {} | {tag} | {source} | {given} |",
+                t.target.name(),
+                r.value
+            );
         }
         let _ = writeln!(out);
     }
@@ -94,7 +135,13 @@ pub fn evidence_md(model: &Model) -> String {
             if cells.iter().all(|c| c == "-") {
                 continue;
             }
-            let _ = writeln!(out, "| {} {} | {} |", instruction.mnemonic(), encoding.yaml(), cells.join(" | "));
+            let _ = writeln!(
+                out,
+                "| {} {} | {} |",
+                instruction.mnemonic(),
+                encoding.yaml(),
+                cells.join(" | ")
+            );
         }
     }
     out

@@ -30,10 +30,19 @@ pub fn generate(model: &Model) -> Result<Vec<GeneratedFile>, Error> {
     let mut files = Vec::new();
     for t in &model.targets {
         let contents = crate::emit::target_module(model, t)?;
-        files.push(GeneratedFile { path: format!("{GENERATED_DIR}/{}.rs", t.target.name()), contents });
+        files.push(GeneratedFile {
+            path: format!("{GENERATED_DIR}/{}.rs", t.target.name()),
+            contents,
+        });
     }
-    files.push(GeneratedFile { path: format!("{GENERATED_DIR}/mod.rs"), contents: crate::emit::mod_rs(model)? });
-    files.push(GeneratedFile { path: EVIDENCE_MD.to_string(), contents: crate::evidence::evidence_md(model) });
+    files.push(GeneratedFile {
+        path: format!("{GENERATED_DIR}/mod.rs"),
+        contents: crate::emit::mod_rs(model)?,
+    });
+    files.push(GeneratedFile {
+        path: EVIDENCE_MD.to_string(),
+        contents: crate::evidence::evidence_md(model),
+    });
     Ok(files)
 }
 
@@ -63,7 +72,11 @@ impl Drift {
 impl fmt::Display for Drift {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{STALE_MESSAGE}")?;
-        for (what, paths) in [("stale", &self.stale), ("missing", &self.missing), ("orphaned", &self.orphaned)] {
+        for (what, paths) in [
+            ("stale", &self.stale),
+            ("missing", &self.missing),
+            ("orphaned", &self.orphaned),
+        ] {
             for p in paths {
                 write!(f, "\n  {what}: {p}")?;
             }
@@ -73,7 +86,10 @@ impl fmt::Display for Drift {
 }
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> Error + '_ {
-    move |source| Error::Io { path: path.display().to_string(), source }
+    move |source| Error::Io {
+        path: path.display().to_string(),
+        source,
+    }
 }
 
 /// Files in the generated directory that `files` does not produce.
@@ -98,13 +114,18 @@ fn orphans(root: &Path, files: &[GeneratedFile]) -> Result<Vec<String>, Error> {
 
 /// Compare `files` with the tree under `root`.
 pub fn drift(root: &Path, files: &[GeneratedFile]) -> Result<Drift, Error> {
-    let mut drift = Drift { orphaned: orphans(root, files)?, ..Drift::default() };
+    let mut drift = Drift {
+        orphaned: orphans(root, files)?,
+        ..Drift::default()
+    };
     for f in files {
         let path = root.join(&f.path);
         match std::fs::read(&path) {
             Ok(bytes) if bytes == f.contents.as_bytes() => {}
             Ok(_) => drift.stale.push(f.path.clone()),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => drift.missing.push(f.path.clone()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                drift.missing.push(f.path.clone())
+            }
             Err(e) => return Err(io(&path)(e)),
         }
     }
@@ -121,11 +142,16 @@ pub fn check(root: &Path) -> Result<Drift, Error> {
 /// orphans are removed. Returns what changed.
 pub fn write(root: &Path, files: &[GeneratedFile]) -> Result<Drift, Error> {
     let drift = drift(root, files)?;
-    for f in files.iter().filter(|f| drift.stale.contains(&f.path) || drift.missing.contains(&f.path)) {
+    for f in files
+        .iter()
+        .filter(|f| drift.stale.contains(&f.path) || drift.missing.contains(&f.path))
+    {
         let path = root.join(&f.path);
         let dir = path.parent().unwrap_or(root);
         std::fs::create_dir_all(dir).map_err(io(dir))?;
-        let name = path.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        let name = path
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
         let tmp = dir.join(format!(".{name}.tmp"));
         std::fs::write(&tmp, &f.contents).map_err(io(&tmp))?;
         std::fs::rename(&tmp, &path).map_err(io(&path))?;

@@ -22,7 +22,9 @@ pub mod header {
 }
 
 pub use error::{Error, Loc, SpecError};
-pub use files::{check, generate, generate_all, regen, Drift, GeneratedFile, EVIDENCE_MD, GENERATED_DIR};
+pub use files::{
+    check, generate, generate_all, regen, Drift, GeneratedFile, EVIDENCE_MD, GENERATED_DIR,
+};
 pub use load::{build, load, read_inputs};
 pub use model::Model;
 

@@ -8,7 +8,8 @@ use serde_saphyr::Spanned;
 
 use crate::error::{Error, Loc, SpecError};
 use crate::model::{
-    Encoding, FamilyName, Form, Input, Instruction, Model, Origin, Sourced, TargetModel, TargetName, Wave,
+    Encoding, FamilyName, Form, Input, Instruction, Model, Origin, Sourced, TargetModel,
+    TargetName, Wave,
 };
 use crate::raw::{self, loc_of, RawEncodings, RawFile, RawSourced, RawWave, Tagged};
 
@@ -22,15 +23,24 @@ pub const FAMILY_DIR: &str = "isa-spec/families";
 pub fn read_inputs(root: &Path) -> Result<Vec<Input>, Error> {
     let mut inputs = Vec::new();
     for dir in [SPEC_DIR, FAMILY_DIR] {
-        let entries = std::fs::read_dir(root.join(dir)).map_err(|source| Error::Io { path: dir.to_string(), source })?;
+        let entries = std::fs::read_dir(root.join(dir)).map_err(|source| Error::Io {
+            path: dir.to_string(),
+            source,
+        })?;
         for entry in entries {
-            let entry = entry.map_err(|source| Error::Io { path: dir.to_string(), source })?;
+            let entry = entry.map_err(|source| Error::Io {
+                path: dir.to_string(),
+                source,
+            })?;
             let name = entry.file_name().to_string_lossy().into_owned();
             if !name.ends_with(".yaml") || !entry.path().is_file() {
                 continue;
             }
             let path = format!("{dir}/{name}");
-            let text = std::fs::read_to_string(entry.path()).map_err(|source| Error::Io { path: path.clone(), source })?;
+            let text = std::fs::read_to_string(entry.path()).map_err(|source| Error::Io {
+                path: path.clone(),
+                source,
+            })?;
             inputs.push(Input { path, text });
         }
     }
@@ -72,14 +82,29 @@ pub fn build(mut inputs: Vec<Input>) -> Result<Model, Vec<SpecError>> {
                 continue;
             }
         };
-        let stem = path.rsplit('/').next().and_then(|n| n.strip_suffix(".yaml")).unwrap_or(path);
+        let stem = path
+            .rsplit('/')
+            .next()
+            .and_then(|n| n.strip_suffix(".yaml"))
+            .unwrap_or(path);
         let family_loc = loc_of(&raw.family);
-        if path.strip_prefix(FAMILY_DIR).is_some_and(|p| p.starts_with('/')) {
+        if path
+            .strip_prefix(FAMILY_DIR)
+            .is_some_and(|p| p.starts_with('/'))
+        {
             if let Some(t) = &raw.target {
-                errors.push(SpecError::new(path, loc_of(t), "a family file has no `target`"));
+                errors.push(SpecError::new(
+                    path,
+                    loc_of(t),
+                    "a family file has no `target`",
+                ));
             }
             if raw.description.is_some() {
-                errors.push(SpecError::new(path, None, "a family file has no `description`"));
+                errors.push(SpecError::new(
+                    path,
+                    None,
+                    "a family file has no `description`",
+                ));
             }
             if FamilyName::from_name(stem) != Some(raw.family.value) {
                 errors.push(SpecError::new(
@@ -90,20 +115,34 @@ pub fn build(mut inputs: Vec<Input>) -> Result<Model, Vec<SpecError>> {
                 continue;
             }
             families.insert(raw.family.value, Parsed { path, raw });
-        } else if path.strip_prefix(SPEC_DIR).is_some_and(|p| p.starts_with('/') && !p[1..].contains('/')) {
+        } else if path
+            .strip_prefix(SPEC_DIR)
+            .is_some_and(|p| p.starts_with('/') && !p[1..].contains('/'))
+        {
             let Some(target) = raw.target.as_ref() else {
-                errors.push(SpecError::new(path, None, "a target file needs `target: <name>`"));
+                errors.push(SpecError::new(
+                    path,
+                    None,
+                    "a target file needs `target: <name>`",
+                ));
                 continue;
             };
             let (name, target_loc) = (target.value, loc_of(target));
             if raw.description.is_none() {
-                errors.push(SpecError::new(path, None, "a target file needs `description: <generation>`"));
+                errors.push(SpecError::new(
+                    path,
+                    None,
+                    "a target file needs `description: <generation>`",
+                ));
             }
             if TargetName::from_name(stem) != Some(name) {
                 errors.push(SpecError::new(
                     path,
                     target_loc,
-                    format!("file `{stem}.yaml` declares target `{}`; the file name must be the target", name.name()),
+                    format!(
+                        "file `{stem}.yaml` declares target `{}`; the file name must be the target",
+                        name.name()
+                    ),
                 ));
                 continue;
             }
@@ -120,7 +159,13 @@ pub fn build(mut inputs: Vec<Input>) -> Result<Model, Vec<SpecError>> {
                 ));
                 continue;
             }
-            targets.insert(name, TargetFile { name, file: Parsed { path, raw } });
+            targets.insert(
+                name,
+                TargetFile {
+                    name,
+                    file: Parsed { path, raw },
+                },
+            );
         } else {
             errors.push(SpecError::new(path, None, "not a target file (isa-spec/<target>.yaml) or family file (isa-spec/families/<family>.yaml)"));
         }
@@ -129,8 +174,18 @@ pub fn build(mut inputs: Vec<Input>) -> Result<Model, Vec<SpecError>> {
     let mut models = Vec::new();
     for name in TargetName::ALL {
         let Some(target) = targets.get(&name) else {
-            if !errors.iter().any(|e| e.file == format!("{SPEC_DIR}/{}.yaml", name.name())) {
-                errors.push(SpecError::new(SPEC_DIR, None, format!("no file for target {0} (expected {SPEC_DIR}/{0}.yaml)", name.name())));
+            if !errors
+                .iter()
+                .any(|e| e.file == format!("{SPEC_DIR}/{}.yaml", name.name()))
+            {
+                errors.push(SpecError::new(
+                    SPEC_DIR,
+                    None,
+                    format!(
+                        "no file for target {0} (expected {SPEC_DIR}/{0}.yaml)",
+                        name.name()
+                    ),
+                ));
             }
             continue;
         };
@@ -141,14 +196,20 @@ pub fn build(mut inputs: Vec<Input>) -> Result<Model, Vec<SpecError>> {
     }
 
     if errors.is_empty() {
-        Ok(Model { inputs, targets: models })
+        Ok(Model {
+            inputs,
+            targets: models,
+        })
     } else {
         Err(errors)
     }
 }
 
 /// Merge a target file over its family file and check the result.
-fn merge(target: &TargetFile<'_>, family: Option<&Parsed<'_>>) -> Result<TargetModel, Vec<SpecError>> {
+fn merge(
+    target: &TargetFile<'_>,
+    family: Option<&Parsed<'_>>,
+) -> Result<TargetModel, Vec<SpecError>> {
     let (name, target) = (target.name, &target.file);
     let mut errors = Vec::new();
     let file = target.path;
@@ -156,7 +217,10 @@ fn merge(target: &TargetFile<'_>, family: Option<&Parsed<'_>>) -> Result<TargetM
     let missing = |what: &str| {
         let hint = match family_file {
             Some(f) => format!("give it here or in {f}"),
-            None => format!("give it here or in {FAMILY_DIR}/{}.yaml", target.raw.family.value.name()),
+            None => format!(
+                "give it here or in {FAMILY_DIR}/{}.yaml",
+                target.raw.family.value.name()
+            ),
         };
         SpecError::new(file, None, format!("{what} is missing: {hint}"))
     };
@@ -206,7 +270,14 @@ fn merge(target: &TargetFile<'_>, family: Option<&Parsed<'_>>) -> Result<TargetM
         Some((raw, path)) => {
             let loc = loc_of(raw);
             match raw.value.resolve(path, loc, "fract_rules") {
-                Ok(evidence) => Some(Sourced { value: (), evidence, origin: Origin { file: path.to_string(), loc } }),
+                Ok(evidence) => Some(Sourced {
+                    value: (),
+                    evidence,
+                    origin: Origin {
+                        file: path.to_string(),
+                        loc,
+                    },
+                }),
                 Err(e) => {
                     errors.push(e);
                     None
@@ -232,11 +303,20 @@ fn merge(target: &TargetFile<'_>, family: Option<&Parsed<'_>>) -> Result<TargetM
     // Consistency of the policies with the family and with each other.
     if let Some(s) = &sdwa {
         if s.value && !family_name.has_sdwa_encoding() {
-            errors.push(at(&s.origin, format!("`sdwa: true` but family {} has no SDWA encoding", family_name.name())));
+            errors.push(at(
+                &s.origin,
+                format!(
+                    "`sdwa: true` but family {} has no SDWA encoding",
+                    family_name.name()
+                ),
+            ));
         }
         match (&sdwa_f16_output, s.value) {
             (None, true) => errors.push(missing("policy `sdwa_f16_output` (the target has SDWA)")),
-            (Some(o), false) => errors.push(at(&o.origin, "`sdwa_f16_output` given but the target has `sdwa: false`")),
+            (Some(o), false) => errors.push(at(
+                &o.origin,
+                "`sdwa_f16_output` given but the target has `sdwa: false`",
+            )),
             _ => {}
         }
     }
@@ -244,7 +324,11 @@ fn merge(target: &TargetFile<'_>, family: Option<&Parsed<'_>>) -> Result<TargetM
         if t.value != family_name.has_true16() {
             errors.push(at(
                 &t.origin,
-                format!("`true16: {}` disagrees with family {} (true16 exists from GFX11 on)", t.value, family_name.name()),
+                format!(
+                    "`true16: {}` disagrees with family {} (true16 exists from GFX11 on)",
+                    t.value,
+                    family_name.name()
+                ),
             ));
         }
     }
@@ -266,7 +350,18 @@ fn merge(target: &TargetFile<'_>, family: Option<&Parsed<'_>>) -> Result<TargetM
     let mut inputs: Vec<String> = family_file.into_iter().map(str::to_string).collect();
     inputs.push(file.to_string());
 
-    match (omod_gate, clamp_nan, ieee_dx10_bits, true16, sdwa, f16_dst_high, snan, aligned_vgpr_pairs, fract_rules, wave) {
+    match (
+        omod_gate,
+        clamp_nan,
+        ieee_dx10_bits,
+        true16,
+        sdwa,
+        f16_dst_high,
+        snan,
+        aligned_vgpr_pairs,
+        fract_rules,
+        wave,
+    ) {
         (
             Some(omod_gate),
             Some(clamp_nan),
@@ -305,13 +400,19 @@ fn at(origin: &Origin, message: impl Into<String>) -> SpecError {
 }
 
 /// A policy entry resolved to value and evidence.
-fn sourced<T: Copy>(picked: Option<(&Spanned<RawSourced<T>>, &str)>, what: &str) -> Option<Result<Sourced<T>, SpecError>> {
+fn sourced<T: Copy>(
+    picked: Option<(&Spanned<RawSourced<T>>, &str)>,
+    what: &str,
+) -> Option<Result<Sourced<T>, SpecError>> {
     let (raw, path) = picked?;
     let loc = loc_of(raw);
     Some(raw.value.resolve(path, loc, what).map(|evidence| Sourced {
         value: raw.value.value,
         evidence,
-        origin: Origin { file: path.to_string(), loc },
+        origin: Origin {
+            file: path.to_string(),
+            loc,
+        },
     }))
 }
 
@@ -321,10 +422,18 @@ fn wave(raw: &Spanned<RawWave>, path: &str) -> Result<Wave, SpecError> {
     let mut sizes = Vec::new();
     for s in &raw.value.sizes {
         if s.value != 32 && s.value != 64 {
-            return Err(SpecError::new(path, loc_of(s), format!("wave size {} is not 32 or 64", s.value)));
+            return Err(SpecError::new(
+                path,
+                loc_of(s),
+                format!("wave size {} is not 32 or 64", s.value),
+            ));
         }
         if sizes.contains(&s.value) {
-            return Err(SpecError::new(path, loc_of(s), format!("wave size {} listed twice", s.value)));
+            return Err(SpecError::new(
+                path,
+                loc_of(s),
+                format!("wave size {} listed twice", s.value),
+            ));
         }
         sizes.push(s.value);
     }
@@ -335,10 +444,21 @@ fn wave(raw: &Spanned<RawWave>, path: &str) -> Result<Wave, SpecError> {
         return Err(SpecError::new(
             path,
             loc_of(&raw.value.default),
-            format!("default wave {} is not one of the sizes {sizes:?}", raw.value.default.value),
+            format!(
+                "default wave {} is not one of the sizes {sizes:?}",
+                raw.value.default.value
+            ),
         ));
     }
-    Ok(Wave { sizes, default: raw.value.default.value, evidence, origin: Origin { file: path.to_string(), loc } })
+    Ok(Wave {
+        sizes,
+        default: raw.value.default.value,
+        evidence,
+        origin: Origin {
+            file: path.to_string(),
+            loc,
+        },
+    })
 }
 
 /// The forms of a target: each instruction's entry from the target file,
@@ -358,7 +478,11 @@ fn forms(
             .map(|e| (e, target.path))
             .or_else(|| family.and_then(|f| form_entry(&f.raw, instruction).map(|e| (e, f.path))));
         let Some((encodings, path)) = picked else {
-            errors.push(SpecError::new(target.path, None, format!("form `{mnemonic}` is missing (give it here or in the family file)")));
+            errors.push(SpecError::new(
+                target.path,
+                None,
+                format!("form `{mnemonic}` is missing (give it here or in the family file)"),
+            ));
             continue;
         };
         let expected = instruction.encodings(has_sdwa);
@@ -376,14 +500,26 @@ fn forms(
                     let why = if encoding == Encoding::Sdwa && !has_sdwa {
                         "the target has `sdwa: false`".to_string()
                     } else {
-                        format!("{mnemonic} has no {} form in scope (SEMANTICS.md forms table)", encoding.yaml())
+                        format!(
+                            "{mnemonic} has no {} form in scope (SEMANTICS.md forms table)",
+                            encoding.yaml()
+                        )
                     };
-                    errors.push(SpecError::new(path, loc_of(op), format!("form `{mnemonic}` {}: {why}", encoding.yaml())));
+                    errors.push(SpecError::new(
+                        path,
+                        loc_of(op),
+                        format!("form `{mnemonic}` {}: {why}", encoding.yaml()),
+                    ));
                 }
                 Some(op) if op.value > encoding.max_opcode() => errors.push(SpecError::new(
                     path,
                     loc_of(op),
-                    format!("opcode {:#x} does not fit the {} opcode field (max {:#x})", op.value, encoding.yaml(), encoding.max_opcode()),
+                    format!(
+                        "opcode {:#x} does not fit the {} opcode field (max {:#x})",
+                        op.value,
+                        encoding.yaml(),
+                        encoding.max_opcode()
+                    ),
                 )),
                 Some(op) => {
                     ops.insert(encoding, (op.value, loc_of(op)));
@@ -427,7 +563,11 @@ fn forms(
         }
         for encoding in expected {
             if let Some(&(op, _)) = ops.get(&encoding) {
-                out.push(Form { instruction, encoding, op });
+                out.push(Form {
+                    instruction,
+                    encoding,
+                    op,
+                });
             }
         }
     }

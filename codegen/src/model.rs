@@ -59,7 +59,9 @@ impl TargetName {
     /// The family LLVM puts the target in; a target file must agree.
     pub fn family(self) -> FamilyName {
         match self {
-            TargetName::Gfx908 | TargetName::Gfx90a | TargetName::Gfx942 | TargetName::Gfx950 => FamilyName::Gfx9,
+            TargetName::Gfx908 | TargetName::Gfx90a | TargetName::Gfx942 | TargetName::Gfx950 => {
+                FamilyName::Gfx9
+            }
             TargetName::Gfx1010 | TargetName::Gfx1030 => FamilyName::Gfx10,
             TargetName::Gfx1100 | TargetName::Gfx1150 => FamilyName::Gfx11,
             TargetName::Gfx1201 | TargetName::Gfx1250 => FamilyName::Gfx12,
@@ -84,7 +86,12 @@ pub enum FamilyName {
 
 impl FamilyName {
     /// Every family.
-    pub const ALL: [FamilyName; 4] = [FamilyName::Gfx9, FamilyName::Gfx10, FamilyName::Gfx11, FamilyName::Gfx12];
+    pub const ALL: [FamilyName; 4] = [
+        FamilyName::Gfx9,
+        FamilyName::Gfx10,
+        FamilyName::Gfx11,
+        FamilyName::Gfx12,
+    ];
 
     /// YAML and file name (`gfx12`).
     pub fn name(self) -> &'static str {
@@ -361,7 +368,12 @@ pub enum Encoding {
 
 impl Encoding {
     /// Every encoding, in YAML order.
-    pub const ALL: [Encoding; 4] = [Encoding::Vop1, Encoding::Vop2, Encoding::Vop3, Encoding::Sdwa];
+    pub const ALL: [Encoding; 4] = [
+        Encoding::Vop1,
+        Encoding::Vop2,
+        Encoding::Vop3,
+        Encoding::Sdwa,
+    ];
 
     /// YAML key (`vop1`).
     pub fn yaml(self) -> &'static str {

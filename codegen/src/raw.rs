@@ -6,7 +6,9 @@ use serde::Deserialize;
 use serde_saphyr::{DuplicateKeyPolicy, Spanned};
 
 use crate::error::{Loc, SpecError};
-use crate::model::{ClampNan, Evidence, F16DstHigh, FamilyName, OmodGate, SdwaF16Output, SnanPolicy, TargetName};
+use crate::model::{
+    ClampNan, Evidence, F16DstHigh, FamilyName, OmodGate, SdwaF16Output, SnanPolicy, TargetName,
+};
 
 /// One file: a target file (`isa-spec/gfx1201.yaml`, with `target` and
 /// `description`) or a family file (`isa-spec/families/gfx12.yaml`, without).
@@ -123,7 +125,12 @@ impl Tagged for RawWave {
     }
 }
 
-fn evidence(file: &str, loc: Option<Loc>, what: &str, tags: [&Option<String>; 4]) -> Result<Evidence, SpecError> {
+fn evidence(
+    file: &str,
+    loc: Option<Loc>,
+    what: &str,
+    tags: [&Option<String>; 4],
+) -> Result<Evidence, SpecError> {
     let [hw, doc, inherited, open] = tags;
     let given: Vec<Evidence> = [
         hw.clone().map(Evidence::Hw),
@@ -135,12 +142,24 @@ fn evidence(file: &str, loc: Option<Loc>, what: &str, tags: [&Option<String>; 4]
     .flatten()
     .collect();
     match given.as_slice() {
-        [one] if one.source().trim().is_empty() => {
-            Err(SpecError::new(file, loc, format!("{what}: evidence `{}` needs a source or note", one.tag())))
-        }
+        [one] if one.source().trim().is_empty() => Err(SpecError::new(
+            file,
+            loc,
+            format!("{what}: evidence `{}` needs a source or note", one.tag()),
+        )),
         [one] => Ok(one.clone()),
-        [] => Err(SpecError::new(file, loc, format!("{what}: no evidence; give one of hw, doc, inherited, open"))),
-        _ => Err(SpecError::new(file, loc, format!("{what}: more than one evidence tag; give exactly one of hw, doc, inherited, open"))),
+        [] => Err(SpecError::new(
+            file,
+            loc,
+            format!("{what}: no evidence; give one of hw, doc, inherited, open"),
+        )),
+        _ => Err(SpecError::new(
+            file,
+            loc,
+            format!(
+                "{what}: more than one evidence tag; give exactly one of hw, doc, inherited, open"
+            ),
+        )),
     }
 }
 
@@ -156,6 +175,17 @@ pub(crate) fn parse(file: &str, text: &str) -> Result<RawFile, SpecError> {
     };
     serde_saphyr::from_str_with_options(text, options).map_err(|e| {
         let loc = e.location().and_then(Loc::from_saphyr);
-        SpecError::new(file, loc, e.without_snippet().to_string())
+        let mut message = e.without_snippet().to_string();
+        // The position goes first, as file:line:column; drop serde-saphyr's
+        // trailing copy, and its hint about parser options we do not expose.
+        if let Some(Loc { line, column }) = loc {
+            if let Some(stripped) =
+                message.strip_suffix(&format!(" at line {line}, column {column}"))
+            {
+                message.truncate(stripped.len());
+            }
+        }
+        let message = message.replace(", set DuplicateKeyPolicy in Options if acceptable", "");
+        SpecError::new(file, loc, message)
     })
 }

@@ -7,16 +7,31 @@ use std::process::ExitCode;
 
 mod regen;
 
-/// Every command: name, one-line help, entry point.
-const COMMANDS: &[(&str, &str, fn() -> ExitCode)] = &[
-    ("regen", "rewrite emulator/src/generated/ from isa-spec/", regen::regen),
-    ("check", "fail if the generated code is stale", regen::check),
+/// One `cargo xtask` command.
+struct Command {
+    name: &'static str,
+    help: &'static str,
+    run: fn() -> ExitCode,
+}
+
+/// Every command; add new ones here.
+const COMMANDS: &[Command] = &[
+    Command {
+        name: "regen",
+        help: "rewrite emulator/src/generated/ from isa-spec/",
+        run: regen::regen,
+    },
+    Command {
+        name: "check",
+        help: "fail if the generated code is stale",
+        run: regen::check,
+    },
 ];
 
 fn usage() -> ExitCode {
     eprintln!("usage: cargo xtask <command>\n\ncommands:");
-    for (name, help, _) in COMMANDS {
-        eprintln!("  {name:<8} {help}");
+    for c in COMMANDS {
+        eprintln!("  {:<8} {}", c.name, c.help);
     }
     ExitCode::from(2)
 }
@@ -25,8 +40,8 @@ fn main() -> ExitCode {
     let Some(cmd) = std::env::args().nth(1) else {
         return usage();
     };
-    match COMMANDS.iter().find(|(name, _, _)| *name == cmd) {
-        Some((_, _, run)) => run(),
+    match COMMANDS.iter().find(|c| c.name == cmd) {
+        Some(c) => (c.run)(),
         None => {
             eprintln!("unknown xtask command `{cmd}`");
             usage()

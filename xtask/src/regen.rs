@@ -14,7 +14,11 @@ pub fn regen() -> ExitCode {
             ExitCode::SUCCESS
         }
         Ok(changes) => {
-            for (what, paths) in [("wrote", &changes.stale), ("created", &changes.missing), ("removed", &changes.orphaned)] {
+            for (what, paths) in [
+                ("wrote", &changes.stale),
+                ("created", &changes.missing),
+                ("removed", &changes.orphaned),
+            ] {
                 for p in paths {
                     println!("{what} {p}");
                 }
