@@ -10,7 +10,6 @@ use std::process::exit;
 // Header format, input hash and message, shared with amdgpu-valu-codegen.
 include!("build_support/generated_header.rs");
 
-const SPEC_DIR: &str = "isa-spec";
 const GENERATED_DIR: &str = "emulator/src/generated";
 
 fn main() {
@@ -33,27 +32,6 @@ fn main() {
     }
 }
 
-/// Every `*.yaml` under `isa-spec/` (one level of subdirectories), as
-/// workspace-relative paths, sorted: the inputs of `mod.rs`.
-fn spec_files() -> Result<Vec<String>, String> {
-    let mut out = Vec::new();
-    let mut dirs = vec![SPEC_DIR.to_string()];
-    while let Some(dir) = dirs.pop() {
-        let entries = std::fs::read_dir(&dir).map_err(|e| format!("{dir}: {e}"))?;
-        for entry in entries {
-            let entry = entry.map_err(|e| format!("{dir}: {e}"))?;
-            let path = format!("{dir}/{}", entry.file_name().to_string_lossy());
-            if entry.path().is_dir() && dir == SPEC_DIR {
-                dirs.push(path);
-            } else if path.ends_with(".yaml") {
-                out.push(path);
-            }
-        }
-    }
-    out.sort();
-    Ok(out)
-}
-
 /// The problems found, one line each.
 fn check() -> Result<Vec<String>, String> {
     let mut problems = Vec::new();
@@ -67,7 +45,7 @@ fn check() -> Result<Vec<String>, String> {
         }
     }
     generated.sort();
-    let all_inputs = spec_files()?;
+    let all_inputs = spec_yaml_files(Path::new(".")).map_err(|(dir, e)| format!("{dir}: {e}"))?;
     for file in &generated {
         let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
         let Some((inputs, recorded)) = parse_header(&text) else {

@@ -58,3 +58,27 @@ pub fn parse_header(text: &str) -> Option<(Vec<&str>, &str)> {
     let hash = lines.next()?.strip_prefix(HASH_PREFIX)?;
     Some((inputs.split(' ').filter(|s| !s.is_empty()).collect(), hash))
 }
+
+/// Directory of the spec, relative to the workspace root.
+pub const SPEC_DIR: &str = "isa-spec";
+
+/// Every `*.yaml` in `isa-spec/` and its immediate subdirectories, as
+/// workspace-relative `/`-separated paths, sorted: the inputs of `mod.rs`.
+pub fn spec_yaml_files(root: &std::path::Path) -> Result<Vec<String>, (String, std::io::Error)> {
+    let mut out = Vec::new();
+    let mut dirs = vec![SPEC_DIR.to_string()];
+    while let Some(dir) = dirs.pop() {
+        let entries = std::fs::read_dir(root.join(&dir)).map_err(|e| (dir.clone(), e))?;
+        for entry in entries {
+            let entry = entry.map_err(|e| (dir.clone(), e))?;
+            let path = format!("{dir}/{}", entry.file_name().to_string_lossy());
+            if entry.path().is_dir() && dir == SPEC_DIR {
+                dirs.push(path);
+            } else if path.ends_with(".yaml") {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}

@@ -7,45 +7,29 @@ use std::path::Path;
 use serde_saphyr::Spanned;
 
 use crate::error::{Error, Loc, SpecError};
+use crate::header::spec_yaml_files;
 use crate::model::{
     Encoding, FamilyName, Form, Input, Instruction, Model, Origin, Sourced, TargetModel,
     TargetName, Wave,
 };
 use crate::raw::{self, loc_of, RawEncodings, RawFile, RawSourced, RawWave, Tagged};
 
-/// Directory of the spec, relative to the workspace root.
-pub const SPEC_DIR: &str = "isa-spec";
+pub use crate::header::SPEC_DIR;
 /// Family files, relative to the workspace root.
 pub const FAMILY_DIR: &str = "isa-spec/families";
 
-/// Read every `*.yaml` under `isa-spec/` (target files and
-/// `families/*.yaml`), sorted by path.
+/// Read every `*.yaml` in `isa-spec/` and its immediate subdirectories,
+/// sorted by path (the same set build.rs hashes for `mod.rs`). Files that
+/// are neither target nor family files are rejected by [`build`].
 pub fn read_inputs(root: &Path) -> Result<Vec<Input>, Error> {
-    let mut inputs = Vec::new();
-    for dir in [SPEC_DIR, FAMILY_DIR] {
-        let entries = std::fs::read_dir(root.join(dir)).map_err(|source| Error::Io {
-            path: dir.to_string(),
-            source,
-        })?;
-        for entry in entries {
-            let entry = entry.map_err(|source| Error::Io {
-                path: dir.to_string(),
-                source,
-            })?;
-            let name = entry.file_name().to_string_lossy().into_owned();
-            if !name.ends_with(".yaml") || !entry.path().is_file() {
-                continue;
-            }
-            let path = format!("{dir}/{name}");
-            let text = std::fs::read_to_string(entry.path()).map_err(|source| Error::Io {
-                path: path.clone(),
-                source,
-            })?;
-            inputs.push(Input { path, text });
-        }
-    }
-    inputs.sort_by(|a, b| a.path.cmp(&b.path));
-    Ok(inputs)
+    let paths = spec_yaml_files(root).map_err(|(path, source)| Error::Io { path, source })?;
+    paths
+        .into_iter()
+        .map(|path| match std::fs::read_to_string(root.join(&path)) {
+            Ok(text) => Ok(Input { path, text }),
+            Err(source) => Err(Error::Io { path, source }),
+        })
+        .collect()
 }
 
 /// Read and validate `isa-spec/` under `root`.
@@ -117,7 +101,8 @@ pub fn build(mut inputs: Vec<Input>) -> Result<Model, Vec<SpecError>> {
             families.insert(raw.family.value, Parsed { path, raw });
         } else if path
             .strip_prefix(SPEC_DIR)
-            .is_some_and(|p| p.starts_with('/') && !p[1..].contains('/'))
+            .and_then(|p| p.strip_prefix('/'))
+            .is_some_and(|name| !name.contains('/'))
         {
             let Some(target) = raw.target.as_ref() else {
                 errors.push(SpecError::new(

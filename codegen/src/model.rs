@@ -52,8 +52,7 @@ impl TargetName {
 
     /// The `Target` variant (`Gfx1201`).
     pub fn variant(self) -> String {
-        let name = self.name();
-        format!("G{}", &name[1..])
+        self.name().replacen('g', "G", 1)
     }
 
     /// The family LLVM puts the target in; a target file must agree.
@@ -105,7 +104,7 @@ impl FamilyName {
 
     /// The `Family` variant (`Gfx12`).
     pub fn variant(self) -> String {
-        format!("G{}", &self.name()[1..])
+        self.name().replacen('g', "G", 1)
     }
 
     /// The family named `name`.
@@ -349,6 +348,7 @@ impl Instruction {
 
     /// The encodings in scope for this instruction on a target.
     pub fn encodings(self, target_has_sdwa: bool) -> Vec<Encoding> {
+        // TABLE lists the instructions in declaration order.
         let (_, e32, sdwa) = Instruction::TABLE[self as usize];
         e32.into_iter()
             .chain([Encoding::Vop3])
