@@ -6,19 +6,53 @@
 
 use std::process::ExitCode;
 
+mod regen;
 mod verify;
+
+/// One `cargo xtask` command.
+struct Command {
+    name: &'static str,
+    help: &'static str,
+    run: fn(&[String]) -> ExitCode,
+}
+
+/// Every command; add new ones here.
+const COMMANDS: &[Command] = &[
+    Command {
+        name: "regen",
+        help: "rewrite emulator/src/generated/ from isa-spec/",
+        run: |_| regen::regen(),
+    },
+    Command {
+        name: "check",
+        help: "fail if the generated code is stale",
+        run: |_| regen::check(),
+    },
+    Command {
+        name: "verify",
+        help: "compare the kernels with the reference model [--exhaustive]",
+        run: verify::run,
+    },
+];
+
+fn usage() -> ExitCode {
+    eprintln!("usage: cargo xtask <command>\n\ncommands:");
+    for c in COMMANDS {
+        eprintln!("  {:<8} {}", c.name, c.help);
+    }
+    ExitCode::from(2)
+}
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let Some(cmd) = args.first() else {
-        eprintln!("usage: cargo xtask <regen|check|verify [--exhaustive]>");
-        return ExitCode::from(2);
+        return usage();
     };
-    match cmd.as_str() {
-        "verify" => verify::run(&args[1..]),
-        other => {
-            eprintln!("unknown xtask command `{other}`");
-            ExitCode::from(2)
+    match COMMANDS.iter().find(|c| c.name == cmd) {
+        Some(c) => (c.run)(&args[1..]),
+        None => {
+            eprintln!("unknown xtask command `{cmd}`");
+            usage()
         }
     }
 }
