@@ -7,8 +7,8 @@
 
 use std::process::ExitCode;
 
-mod regen;
 mod fixtures;
+mod regen;
 mod verify;
 
 /// One `cargo xtask` command.
