@@ -7,7 +7,7 @@
 
 use crate::error::ExecError;
 use crate::instr::{Encoding, Instruction, Operand, Part, ScalarReg, SdwaSel};
-use crate::kernels::wave::{run_lanes, Operation};
+use crate::kernels::wave::{run_lanes_dispatched, Operation};
 use crate::kernels::{Format, FormatKind, Modifiers, Policy};
 use crate::target::{F16DstHigh, TargetSpec};
 use crate::wave::{Wave, MAX_LANES, NUM_SGPRS, NUM_VGPRS};
@@ -41,7 +41,7 @@ pub fn execute<O: Operation, F: Format>(spec: &TargetSpec, wave: &mut Wave, inst
     }
 
     let mut out = [F::Bits::default(); MAX_LANES];
-    run_lanes::<O, F>(&src[..lanes], &exp[..lanes], &mut out[..lanes], &policy);
+    run_lanes_dispatched::<O, F>(&src[..lanes], &exp[..lanes], &mut out[..lanes], &policy);
     write_back::<F>(spec, wave, instr, &out[..lanes])
 }
 
