@@ -58,6 +58,29 @@ pub struct LanePolicy<F: Format> {
     clamp_nan_to_zero: bool,
 }
 
+impl<F: Format> PartialEq for LanePolicy<F> {
+    fn eq(&self, o: &Self) -> bool {
+        // Every field (a derive would demand `F: PartialEq`).
+        let masks = |p: &Self| [p.abs_and, p.neg_xor, p.overflow_positive, p.overflow_negative, p.nan_or, p.omod_steps];
+        let flags = |p: &Self| {
+            [
+                p.flush_input,
+                p.keep_output_denorm,
+                p.flush_tiny,
+                p.nearest,
+                p.up_positive,
+                p.up_negative,
+                p.output_modifiers,
+                p.omod,
+                p.omod_div2,
+                p.clamp,
+                p.clamp_nan_to_zero,
+            ]
+        };
+        masks(self) == masks(o) && flags(self) == flags(o)
+    }
+}
+
 /// A constant of format `F` in its lane type.
 #[inline(always)]
 fn k<F: Format>(v: u64) -> F::Lane {
@@ -101,8 +124,30 @@ impl<F: Format> LanePolicy<F> {
             omod_div2: p.omod == Omod::Div2,
             omod_steps: k::<F>(if p.omod == Omod::Mul4 { 2 } else { 1 }),
             clamp: p.clamp,
-            clamp_nan_to_zero: p.clamp_nan_to_zero,
+            // Irrelevant without CLAMP: normalised so equal behaviour
+            // compares equal (see `common`).
+            clamp_nan_to_zero: p.clamp && p.clamp_nan_to_zero,
         }
+    }
+
+    /// The most common policy: nearest-even, subnormals kept, signalling
+    /// NaNs quieted, no modifiers (MODE 0xf0 on gfx1201, no OMOD/CLAMP).
+    /// The loops are instantiated for it with every field a constant.
+    #[inline(always)]
+    pub fn common() -> LanePolicy<F> {
+        LanePolicy::new(&Policy {
+            round: Round::NearestEven,
+            keep_input_denorm: true,
+            keep_output_denorm: true,
+            saturate_overflow: false,
+            omod: Omod::None,
+            omod_decision: super::policy::OmodDecision::Absent,
+            clamp: false,
+            clamp_nan_to_zero: false,
+            quiet_snan: true,
+            abs: false,
+            neg: false,
+        })
     }
 
     /// Whether OMOD or CLAMP must run (selects the kernel instantiation).
@@ -210,27 +255,24 @@ fn fract_rounded<F: Format>(s: F::Lane, p: &LanePolicy<F>) -> F::Lane {
     let small_positive = sel(subnormal_field & !p.keep_output_denorm, zero, s);
 
     // Negative, |x| < 0.5: 1 - |x| rounded once in units of 2^-(MAN+1).
+    // |x| * 2^(MAN+1) = sig / 2^shift, so 1 - |x| keeps
+    // 2^(MAN+1) - ceil(sig / 2^shift) units and discards the low `shift`
+    // bits of -sig, left-aligned here so that the top bit is the guard bit.
     let shift = (ke::<F>(-1) - e).min(ke::<F>(F::MAN as i32 + 3));
-    let unit = one.shl(shift);
-    let int_part = sig.shr(shift);
-    let rest = sig & unit.sub(one);
-    // The discarded part is 2^shift - rest (nothing when rest is 0).
-    let discarded = unit.sub(rest);
-    let half = one.shl(shift - ke::<F>(1));
-    let guard = discarded & half != zero;
-    let sticky = discarded & half.sub(one) != zero;
-    let kept = k::<F>(1 << (F::MAN + 1))
-        .sub(int_part)
-        .sub(F::Lane::from_bool(rest != zero));
+    let discarded = zero.sub(sig).shl(ke::<F>(F::Lane::BITS as i32) - shift);
+    let top_bit = k::<F>(1 << (F::Lane::BITS - 1));
+    let inexact = discarded != zero;
+    let guard = discarded >= top_bit;
+    let sticky = discarded & !top_bit != zero;
+    let kept = k::<F>(1 << (F::MAN + 1)).sub(sig.shr(shift)).sub(F::Lane::from_bool(inexact));
     // The result is positive: toward zero acts as toward -inf.
     let up = p.rounds_up(false, kept & one != zero, guard, sticky);
-    let kept = kept.add(F::Lane::from_bool(up));
-    let small_negative = sel(
-        kept.shr(ke::<F>(F::MAN as i32 + 1)) != zero,
-        // Rounded to 1.0: capped at 1 - ulp [gfx1201, all formats].
-        k::<F>(F::ONE_MINUS_ULP),
-        k::<F>(((F::BIAS - 1) as u64) << F::MAN) | (kept & k::<F>(F::MAN_MASK)),
-    );
+    // kept + up is in [2^MAN, 2^(MAN+1)]: exponent -1 with its hidden bit,
+    // or exactly 1.0, which is capped at 1 - ulp [gfx1201, all formats].
+    let small_negative = kept
+        .add(F::Lane::from_bool(up))
+        .add(k::<F>(((F::BIAS - 2) as u64) << F::MAN))
+        .min(k::<F>(F::ONE_MINUS_ULP));
 
     let r = sel(
         e >= ke::<F>(-1),
@@ -320,44 +362,52 @@ fn store<F: Format>(l: F::Lane) -> F::Bits {
     F::narrow(l.to_u64())
 }
 
+/// The three instantiations of a loop: the common policy with every field
+/// a compile-time constant, any policy without OMOD/CLAMP, and any policy.
+macro_rules! instantiate {
+    ($lp:expr, $run:ident :: <$f:ty>($($arg:expr),*)) => {{
+        let lp: LanePolicy<$f> = $lp;
+        if lp == LanePolicy::<$f>::common() {
+            $run::<$f, true, false>($($arg,)* &lp)
+        } else if lp.has_output_modifiers() {
+            $run::<$f, false, true>($($arg,)* &lp)
+        } else {
+            $run::<$f, false, false>($($arg,)* &lp)
+        }
+    }};
+}
+
 /// FRACT over `min(src, dst)` lanes.
 #[inline(always)]
 pub fn fract_wave<F: Format>(src: &[F::Bits], dst: &mut [F::Bits], p: &Policy) {
-    let lp = LanePolicy::<F>::new(p);
-    if lp.has_output_modifiers() {
-        fract_loop::<F, true>(src, dst, &lp);
-    } else {
-        fract_loop::<F, false>(src, dst, &lp);
-    }
+    instantiate!(LanePolicy::<F>::new(p), fract_loop::<F>(src, dst));
 }
 
 #[inline(always)]
-fn fract_loop<F: Format, const OUT: bool>(src: &[F::Bits], dst: &mut [F::Bits], p: &LanePolicy<F>) {
+fn fract_loop<F: Format, const COMMON: bool, const OUT: bool>(src: &[F::Bits], dst: &mut [F::Bits], p: &LanePolicy<F>) {
+    // For the common policy, a constant LLVM folds into the lane code.
+    let p = if COMMON { LanePolicy::<F>::common() } else { *p };
     for (d, &s) in dst.iter_mut().zip(src) {
-        *d = store::<F>(fract_lane::<F, OUT>(load::<F>(s), p));
+        *d = store::<F>(fract_lane::<F, OUT>(load::<F>(s), &p));
     }
 }
 
 /// LDEXP over `min(src, exp, dst)` lanes.
 #[inline(always)]
 pub fn ldexp_wave<F: Format>(src: &[F::Bits], exp: &[i32], dst: &mut [F::Bits], p: &Policy) {
-    let lp = LanePolicy::<F>::new(p);
-    if lp.has_output_modifiers() {
-        ldexp_loop::<F, true>(src, exp, dst, &lp);
-    } else {
-        ldexp_loop::<F, false>(src, exp, dst, &lp);
-    }
+    instantiate!(LanePolicy::<F>::new(p), ldexp_loop::<F>(src, exp, dst));
 }
 
 #[inline(always)]
-fn ldexp_loop<F: Format, const OUT: bool>(
+fn ldexp_loop<F: Format, const COMMON: bool, const OUT: bool>(
     src: &[F::Bits],
     exp: &[i32],
     dst: &mut [F::Bits],
     p: &LanePolicy<F>,
 ) {
+    let p = if COMMON { LanePolicy::<F>::common() } else { *p };
     for ((d, &s), &e) in dst.iter_mut().zip(src).zip(exp) {
-        *d = store::<F>(ldexp_lane::<F, OUT>(load::<F>(s), e, p));
+        *d = store::<F>(ldexp_lane::<F, OUT>(load::<F>(s), e, &p));
     }
 }
 
