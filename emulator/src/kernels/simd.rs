@@ -61,7 +61,16 @@ pub struct LanePolicy<F: Format> {
 impl<F: Format> PartialEq for LanePolicy<F> {
     fn eq(&self, o: &Self) -> bool {
         // Every field (a derive would demand `F: PartialEq`).
-        let masks = |p: &Self| [p.abs_and, p.neg_xor, p.overflow_positive, p.overflow_negative, p.nan_or, p.omod_steps];
+        let masks = |p: &Self| {
+            [
+                p.abs_and,
+                p.neg_xor,
+                p.overflow_positive,
+                p.overflow_negative,
+                p.nan_or,
+                p.omod_steps,
+            ]
+        };
         let flags = |p: &Self| {
             [
                 p.flush_input,
@@ -264,7 +273,9 @@ fn fract_rounded<F: Format>(s: F::Lane, p: &LanePolicy<F>) -> F::Lane {
     let inexact = discarded != zero;
     let guard = discarded >= top_bit;
     let sticky = discarded & !top_bit != zero;
-    let kept = k::<F>(1 << (F::MAN + 1)).sub(sig.shr(shift)).sub(F::Lane::from_bool(inexact));
+    let kept = k::<F>(1 << (F::MAN + 1))
+        .sub(sig.shr(shift))
+        .sub(F::Lane::from_bool(inexact));
     // The result is positive: toward zero acts as toward -inf.
     let up = p.rounds_up(false, kept & one != zero, guard, sticky);
     // kept + up is in [2^MAN, 2^(MAN+1)]: exponent -1 with its hidden bit,
@@ -384,9 +395,17 @@ pub fn fract_wave<F: Format>(src: &[F::Bits], dst: &mut [F::Bits], p: &Policy) {
 }
 
 #[inline(always)]
-fn fract_loop<F: Format, const COMMON: bool, const OUT: bool>(src: &[F::Bits], dst: &mut [F::Bits], p: &LanePolicy<F>) {
+fn fract_loop<F: Format, const COMMON: bool, const OUT: bool>(
+    src: &[F::Bits],
+    dst: &mut [F::Bits],
+    p: &LanePolicy<F>,
+) {
     // For the common policy, a constant LLVM folds into the lane code.
-    let p = if COMMON { LanePolicy::<F>::common() } else { *p };
+    let p = if COMMON {
+        LanePolicy::<F>::common()
+    } else {
+        *p
+    };
     for (d, &s) in dst.iter_mut().zip(src) {
         *d = store::<F>(fract_lane::<F, OUT>(load::<F>(s), &p));
     }
@@ -405,7 +424,11 @@ fn ldexp_loop<F: Format, const COMMON: bool, const OUT: bool>(
     dst: &mut [F::Bits],
     p: &LanePolicy<F>,
 ) {
-    let p = if COMMON { LanePolicy::<F>::common() } else { *p };
+    let p = if COMMON {
+        LanePolicy::<F>::common()
+    } else {
+        *p
+    };
     for ((d, &s), &e) in dst.iter_mut().zip(src).zip(exp) {
         *d = store::<F>(ldexp_lane::<F, OUT>(load::<F>(s), e, &p));
     }
