@@ -2,23 +2,64 @@
 //!
 //! - `regen`: rewrite `emulator/src/generated/` from `isa-spec/`.
 //! - `check`: fail if the generated code is stale.
-//! - `bench`: print the kernel speed table (see `bench.rs`).
-
-mod bench;
+//! - `verify [--exhaustive]`: the kernels against the reference model.
+//! - `bench [WORDS...] [--no-e2e] [--min]`: the kernel speed table.
 
 use std::process::ExitCode;
+
+mod bench;
+mod regen;
+mod verify;
+
+/// One `cargo xtask` command.
+struct Command {
+    name: &'static str,
+    help: &'static str,
+    run: fn(&[String]) -> ExitCode,
+}
+
+/// Every command; add new ones here.
+const COMMANDS: &[Command] = &[
+    Command {
+        name: "regen",
+        help: "rewrite emulator/src/generated/ from isa-spec/",
+        run: |_| regen::regen(),
+    },
+    Command {
+        name: "check",
+        help: "fail if the generated code is stale",
+        run: |_| regen::check(),
+    },
+    Command {
+        name: "verify",
+        help: "compare the kernels with the reference model [--exhaustive]",
+        run: verify::run,
+    },
+    Command {
+        name: "bench",
+        help: "print the kernel speed table [WORDS...] [--no-e2e] [--min]",
+        run: bench::run,
+    },
+];
+
+fn usage() -> ExitCode {
+    eprintln!("usage: cargo xtask <command>\n\ncommands:");
+    for c in COMMANDS {
+        eprintln!("  {:<8} {}", c.name, c.help);
+    }
+    ExitCode::from(2)
+}
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let Some(cmd) = args.first() else {
-        eprintln!("usage: cargo xtask <regen|check|bench>");
-        return ExitCode::from(2);
+        return usage();
     };
-    match cmd.as_str() {
-        "bench" => bench::run(&args[1..]),
-        other => {
-            eprintln!("unknown xtask command `{other}`");
-            ExitCode::from(2)
+    match COMMANDS.iter().find(|c| c.name == cmd) {
+        Some(c) => (c.run)(&args[1..]),
+        None => {
+            eprintln!("unknown xtask command `{cmd}`");
+            usage()
         }
     }
 }

@@ -46,7 +46,11 @@ pub fn fract_rounded<F: Format>(s: u64, p: &Policy) -> u64 {
         if frac == 0 {
             return 0;
         }
-        let r = if negative { (1u64 << frac_bits) - frac } else { frac };
+        let r = if negative {
+            (1u64 << frac_bits) - frac
+        } else {
+            frac
+        };
         return normalize_exact::<F>(r, e - F::MAN as i32);
     }
     if !negative {

@@ -1,0 +1,124 @@
+//! Results never depend on the host's floating-point environment: every
+//! F16 FRACT and LDEXP result is computed twice, once under the default
+//! environment and once with the host set to round toward zero with
+//! flush-to-zero and denormals-are-zero, and the bits must agree.
+
+use amdgpu_valu::kernels::wave::{run_lanes_on, Fract, KernelPath, Ldexp};
+use amdgpu_valu::kernels::{ClampNan, Format, SnanPolicy};
+use amdgpu_valu::kernels::{FloatRules, Mode, Modifiers, Omod, OmodGate, Policy, F16, F32, F64};
+
+const RULES: FloatRules = FloatRules {
+    omod_gate: OmodGate::Always,
+    clamp_nan: ClampNan::AlwaysZero,
+    has_ieee_dx10_bits: false,
+    snan: SnanPolicy::Quiet,
+};
+
+/// A digest of many results: all F16 inputs, and a spread of F32/F64 ones,
+/// under several modes and modifiers.
+fn sweep() -> Vec<u64> {
+    let mut out = Vec::new();
+    let f16: Vec<u16> = (0..=u16::MAX).collect();
+    let exps: Vec<i32> = (0..f16.len()).map(|i| (i as i32 % 61) - 30).collect();
+    for mode in [0xf0, 0xfc, 0x00, 0x0080_00f4] {
+        for omod in [Omod::None, Omod::Mul2, Omod::Div2] {
+            let mods = Modifiers {
+                omod,
+                ..Modifiers::default()
+            };
+            let p = Policy::new::<F16>(&RULES, Mode(mode), mods);
+            let mut dst = vec![0u16; f16.len()];
+            run_lanes_on::<Fract, F16>(KernelPath::Scalar, &f16, &exps, &mut dst, &p);
+            out.extend(dst.iter().map(|&d| u64::from(d)));
+            run_lanes_on::<Ldexp, F16>(KernelPath::Scalar, &f16, &exps, &mut dst, &p);
+            out.extend(dst.iter().map(|&d| u64::from(d)));
+        }
+    }
+    // F32/F64: a deterministic spread of bit patterns (xorshift).
+    let mut s = 0x9e37_79b9_7f4a_7c15u64;
+    let mut f32s = vec![0u32; 4096];
+    let mut f64s = vec![0u64; 4096];
+    for (a, b) in f32s.iter_mut().zip(f64s.iter_mut()) {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        *a = s as u32;
+        *b = s;
+    }
+    let exps = &exps[..4096];
+    for mode in [0xf0, 0xf3, 0xfa, 0x00] {
+        out.extend(run::<F32>(&f32s, exps, mode).into_iter().map(u64::from));
+        out.extend(run::<F64>(&f64s, exps, mode));
+    }
+    out
+}
+
+fn run<F: Format>(src: &[F::Bits], exps: &[i32], mode: u32) -> Vec<F::Bits> {
+    let p = Policy::new::<F>(&RULES, Mode(mode), Modifiers::default());
+    let mut dst = vec![F::Bits::default(); src.len()];
+    let mut out = Vec::new();
+    run_lanes_on::<Fract, F>(KernelPath::Scalar, src, exps, &mut dst, &p);
+    out.extend_from_slice(&dst);
+    run_lanes_on::<Ldexp, F>(KernelPath::Scalar, src, exps, &mut dst, &p);
+    out.extend_from_slice(&dst);
+    out
+}
+
+#[cfg(target_arch = "x86_64")]
+mod host {
+    /// MXCSR: rounding toward zero (bits 14:13 = 11), FTZ (bit 15), DAZ (bit 6).
+    pub const HOSTILE: u32 = 0x1f80 | (3 << 13) | (1 << 15) | (1 << 6);
+
+    pub fn get() -> u32 {
+        let mut v: u32 = 0;
+        // SAFETY: stmxcsr stores the 32-bit MXCSR to the given address.
+        unsafe { core::arch::asm!("stmxcsr [{}]", in(reg) &mut v, options(nostack)) };
+        v
+    }
+
+    pub fn set(v: u32) {
+        // SAFETY: ldmxcsr loads a valid MXCSR value (reserved bits clear).
+        unsafe { core::arch::asm!("ldmxcsr [{}]", in(reg) &v, options(nostack)) };
+    }
+
+    /// Proves the environment took effect: 1.0 / 3.0 rounds down under it.
+    /// The division is done in asm so the compiler cannot move it across
+    /// the MXCSR writes (it assumes a fixed floating-point environment).
+    pub fn host_division_bits() -> u32 {
+        let mut a: f32 = 1.0;
+        let b: f32 = 3.0;
+        // SAFETY: divss on two xmm registers; no memory access.
+        unsafe {
+            core::arch::asm!("divss {a}, {b}", a = inout(xmm_reg) a, b = in(xmm_reg) b, options(nostack, nomem))
+        };
+        a.to_bits()
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn results_are_identical_under_a_hostile_host_rounding_mode() {
+    let reference = sweep();
+    let saved = host::get();
+    let nearest = host::host_division_bits();
+    host::set(host::HOSTILE);
+    let toward_zero = host::host_division_bits();
+    let hostile = sweep();
+    host::set(saved);
+    // The host really was switched: 1/3 is 0x3eaaaaab to nearest, 0x3eaaaaaa toward zero.
+    assert_eq!((nearest, toward_zero), (0x3eaa_aaab, 0x3eaa_aaaa));
+    assert_eq!(reference.len(), hostile.len());
+    let first_diff = reference.iter().zip(&hostile).position(|(a, b)| a != b);
+    assert_eq!(
+        first_diff, None,
+        "a result changed with the host's rounding mode"
+    );
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+#[test]
+fn results_are_identical_across_runs() {
+    // No portable way to switch the host environment here; at least the
+    // results must be deterministic.
+    assert_eq!(sweep(), sweep());
+}
