@@ -7,7 +7,7 @@
 
 use crate::error::ExecError;
 use crate::instr::{Encoding, Instruction, Operand, Part, ScalarReg, SdwaSel};
-use crate::kernels::wave::{run_lanes, Operation};
+use crate::kernels::wave::{run_lanes_dispatched, Operation};
 use crate::kernels::{Format, FormatKind, Modifiers, Policy};
 use crate::target::{F16DstHigh, TargetSpec};
 use crate::wave::{Wave, MAX_LANES, NUM_SGPRS, NUM_VGPRS};
@@ -22,10 +22,57 @@ pub fn execute<O: Operation, F: Format>(
     let policy = policy::<F>(spec, wave, instr);
     let lanes = wave.lanes();
 
+    // Fixed-size buffers on the stack: no allocation per instruction.
     let mut src = [F::Bits::default(); MAX_LANES];
     let mut exp = [0i32; MAX_LANES];
+    read_float_source::<F>(spec, wave, instr, &mut src[..lanes])?;
+    if O::HAS_EXPONENT {
+        let Some(src1) = instr.src1 else {
+            return Err(missing_src1());
+        };
+        read_exponent::<F>(spec, wave, instr, src1, &mut exp[..lanes])?;
+    }
+
+    let mut out = [F::Bits::default(); MAX_LANES];
+    run_lanes_dispatched::<O, F>(&src[..lanes], &exp[..lanes], &mut out[..lanes], &policy);
+    write_back::<F>(spec, wave, instr, &out[..lanes])
+}
+
+/// src0 of every lane as encodings of `F`. A plain VGPR source (the common
+/// case) is read straight into `out`; every other operand goes through
+/// [`read_operand`].
+fn read_float_source<F: Format>(
+    spec: &TargetSpec,
+    wave: &Wave,
+    instr: &Instruction,
+    out: &mut [F::Bits],
+) -> Result<(), ExecError> {
+    if let (Operand::Vgpr { index, part }, None) = (instr.src0, instr.sdwa) {
+        let index = usize::from(index);
+        let lo = wave.vgpr_lanes(index).ok_or(out_of_range("src0", index))?;
+        if F::WIDTH == 64 {
+            let hi = wave
+                .vgpr_lanes(index + 1)
+                .ok_or(out_of_range("src0", index + 1))?;
+            for ((o, &l), &h) in out.iter_mut().zip(lo).zip(hi) {
+                *o = F::narrow(u64::from(h) << 32 | u64::from(l));
+            }
+        } else {
+            // 16-bit operands take the selected half (narrow drops the rest).
+            let shift = if F::WIDTH == 16 && part == Part::Hi {
+                16
+            } else {
+                0
+            };
+            for (o, &l) in out.iter_mut().zip(lo) {
+                *o = F::narrow(u64::from(l >> shift));
+            }
+        }
+        return Ok(());
+    }
     let mut raw = [0u64; MAX_LANES];
-    let src0_sel = instr.sdwa.map(|s| (s.src0_sel, instr.src0_mods.sext));
+    let raw = &mut raw[..out.len()];
+    let sel = instr.sdwa.map(|s| (s.src0_sel, instr.src0_mods.sext));
     read_operand(
         spec,
         wave,
@@ -33,42 +80,59 @@ pub fn execute<O: Operation, F: Format>(
         instr.src0,
         F::WIDTH,
         Some(F::KIND),
-        src0_sel,
-        &mut raw[..lanes],
+        sel,
+        raw,
     )?;
-    for (s, &r) in src.iter_mut().zip(&raw[..lanes]) {
-        *s = F::narrow(r);
+    for (o, &r) in out.iter_mut().zip(raw.iter()) {
+        *o = F::narrow(r);
     }
-    if O::HAS_EXPONENT {
-        let Some(src1) = instr.src1 else {
-            return Err(missing_src1());
-        };
-        // F16: only the low 16 bits, as a signed i16 [gfx1201 capture];
-        // F32/F64: all 32 bits.
-        let width = if F::KIND == FormatKind::F16 { 16 } else { 32 };
-        let src1_sel = instr.sdwa.map(|s| (s.src1_sel, instr.src1_mods.sext));
-        read_operand(
-            spec,
-            wave,
-            "src1",
-            src1,
-            width,
-            None,
-            src1_sel,
-            &mut raw[..lanes],
-        )?;
-        for (e, &r) in exp.iter_mut().zip(&raw[..lanes]) {
-            *e = if width == 16 {
-                i32::from(r as u16 as i16)
-            } else {
-                r as u32 as i32
-            };
-        }
-    }
+    Ok(())
+}
 
-    let mut out = [F::Bits::default(); MAX_LANES];
-    run_lanes::<O, F>(&src[..lanes], &exp[..lanes], &mut out[..lanes], &policy);
-    write_back::<F>(spec, wave, instr, &out[..lanes])
+/// LDEXP's exponent operand of every lane. F16: only the low 16 bits, as a
+/// signed i16 [gfx1201 capture]; F32/F64: all 32 bits.
+fn read_exponent<F: Format>(
+    spec: &TargetSpec,
+    wave: &Wave,
+    instr: &Instruction,
+    src1: Operand,
+    out: &mut [i32],
+) -> Result<(), ExecError> {
+    let f16 = F::KIND == FormatKind::F16;
+    let to_exp = |r: u32| {
+        if f16 {
+            i32::from(r as u16 as i16)
+        } else {
+            r as i32
+        }
+    };
+    if let (Operand::Vgpr { index, part }, None) = (src1, instr.sdwa) {
+        let index = usize::from(index);
+        let lo = wave.vgpr_lanes(index).ok_or(out_of_range("src1", index))?;
+        let shift = if f16 && part == Part::Hi { 16 } else { 0 };
+        for (o, &l) in out.iter_mut().zip(lo) {
+            *o = to_exp(l >> shift);
+        }
+        return Ok(());
+    }
+    let mut raw = [0u64; MAX_LANES];
+    let raw = &mut raw[..out.len()];
+    let width = if f16 { 16 } else { 32 };
+    let sel = instr.sdwa.map(|s| (s.src1_sel, instr.src1_mods.sext));
+    read_operand(spec, wave, "src1", src1, width, None, sel, raw)?;
+    for (o, &r) in out.iter_mut().zip(raw.iter()) {
+        *o = to_exp(r as u32);
+    }
+    Ok(())
+}
+
+fn out_of_range(operand: &'static str, index: usize) -> ExecError {
+    ExecError::RegisterOutOfRange {
+        operand,
+        kind: "vgpr",
+        index,
+        count: NUM_VGPRS,
+    }
 }
 
 /// The policy of `instr` under the wave's MODE.
@@ -424,29 +488,49 @@ fn write_back<F: Format>(
         index,
         count: NUM_VGPRS,
     };
+    // Inactive lanes keep their old bits: a select per lane, no branch;
+    // with every lane active (the common case) a plain store.
+    let all_active = exec & wave.size().exec_mask() == wave.size().exec_mask();
+    let active = |lane: usize| all_active || exec >> lane & 1 != 0;
     if F::WIDTH == 64 {
-        let mut hi_vals = [0u32; MAX_LANES];
-        {
-            let lo = wave.vgpr_lanes_mut(index).ok_or(oob.clone())?;
-            for (lane, (d, &r)) in lo.iter_mut().zip(out).enumerate() {
-                let v = F::widen(r);
-                hi_vals[lane] = (v >> 32) as u32;
-                if exec >> lane & 1 != 0 {
-                    *d = v as u32;
-                }
-            }
+        let lo = wave.vgpr_lanes_mut(index).ok_or(oob.clone())?;
+        for (lane, (d, &r)) in lo.iter_mut().zip(out).enumerate() {
+            *d = if active(lane) { F::widen(r) as u32 } else { *d };
         }
         let hi = wave.vgpr_lanes_mut(index + 1).ok_or(oob)?;
-        for (lane, d) in hi.iter_mut().enumerate() {
-            if exec >> lane & 1 != 0 {
-                *d = hi_vals[lane];
-            }
+        for (lane, (d, &r)) in hi.iter_mut().zip(out).enumerate() {
+            *d = if active(lane) {
+                (F::widen(r) >> 32) as u32
+            } else {
+                *d
+            };
         }
         return Ok(());
     }
     let sdwa = instr.sdwa;
     let true16 = spec.true16.value;
     let zero_high = spec.f16_dst_high.value == F16DstHigh::Zero;
+    if instr.sdwa.is_none() {
+        // The old bits kept and where the result goes: an F32 result takes
+        // the register; an F16 result its half (true16 high: bits 31:16),
+        // preserving the other half on true16 and GFX10 and zeroing it on
+        // GFX9. The same rules as the general loop below.
+        let (keep, shift) = if F::WIDTH == 32 {
+            (0, 0)
+        } else if true16 && part == Part::Hi {
+            (0x0000_ffff, 16)
+        } else if true16 || !zero_high {
+            (0xffff_0000, 0)
+        } else {
+            (0, 0)
+        };
+        let dst = wave.vgpr_lanes_mut(index).ok_or(oob)?;
+        for (lane, (d, &r)) in dst.iter_mut().zip(out).enumerate() {
+            let v = (*d & keep) | (F::widen(r) as u32) << shift;
+            *d = if active(lane) { v } else { *d };
+        }
+        return Ok(());
+    }
     let dst = wave.vgpr_lanes_mut(index).ok_or(oob)?;
     for (lane, (d, &r)) in dst.iter_mut().zip(out).enumerate() {
         if exec >> lane & 1 == 0 {

@@ -23,7 +23,9 @@
 //! # Ok::<(), amdgpu_valu::ExecError>(())
 //! ```
 
-#![forbid(unsafe_code)]
+// The one exception, scoped to `kernels::dispatch`: calling the
+// `#[target_feature]` kernel variants after detecting the CPU features.
+#![deny(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod asm;

@@ -4,9 +4,11 @@
 //! - `check`: fail if the generated code is stale.
 //! - `verify [--exhaustive]`: the kernels against the reference model.
 //! - `fixtures`: rewrite `tests/fixtures/encodings/` by asking `llvm-mc-22`.
+//! - `bench [WORDS...] [--no-e2e] [--min]`: the kernel speed table.
 
 use std::process::ExitCode;
 
+mod bench;
 mod fixtures;
 mod regen;
 mod verify;
@@ -39,6 +41,11 @@ const COMMANDS: &[Command] = &[
         name: "verify",
         help: "compare the kernels with the reference model [--exhaustive]",
         run: verify::run,
+    },
+    Command {
+        name: "bench",
+        help: "print the kernel speed table [WORDS...] [--no-e2e] [--min]",
+        run: bench::run,
     },
 ];
 

@@ -42,6 +42,8 @@ impl FormatKind {
 pub trait Format: Copy + 'static {
     /// Storage type of one encoding.
     type Bits: Copy + Default + Eq + core::fmt::Debug + Send + Sync + 'static;
+    /// Integer lane the whole-wave kernels compute in (`kernels::simd`).
+    type Lane: super::lane::Lane;
     /// Which format this is.
     const KIND: FormatKind;
     /// Total width in bits.
@@ -105,6 +107,7 @@ pub struct F64;
 
 impl Format for F16 {
     type Bits = u16;
+    type Lane = u32;
     const KIND: FormatKind = FormatKind::F16;
     const WIDTH: u32 = 16;
     const MAN: u32 = 10;
@@ -123,6 +126,7 @@ impl Format for F16 {
 
 impl Format for F32 {
     type Bits = u32;
+    type Lane = u32;
     const KIND: FormatKind = FormatKind::F32;
     const WIDTH: u32 = 32;
     const MAN: u32 = 23;
@@ -141,6 +145,7 @@ impl Format for F32 {
 
 impl Format for F64 {
     type Bits = u64;
+    type Lane = u64;
     const KIND: FormatKind = FormatKind::F64;
     const WIDTH: u32 = 64;
     const MAN: u32 = 52;

@@ -4,16 +4,21 @@
 //! Every function here is integer arithmetic on raw encodings; no host
 //! floating-point operation touches an emulated value.
 
+pub mod dispatch;
 pub mod format;
 pub mod fract;
+pub mod lane;
 pub mod ldexp;
 pub mod modifiers;
 pub mod policy;
+pub mod simd;
 pub mod wave;
 
+pub use dispatch::{kernel_path, last_variant, set_kernel_path, Isa, Variant};
 pub use format::{Format, FormatKind, F16, F32, F64};
 pub use fract::fract;
 pub use ldexp::ldexp;
 pub use policy::{
     ClampNan, FloatRules, Mode, Modifiers, Omod, OmodDecision, OmodGate, Policy, Round, SnanPolicy,
 };
+pub use wave::KernelPath;

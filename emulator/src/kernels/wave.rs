@@ -5,7 +5,7 @@
 
 use super::format::Format;
 use super::policy::Policy;
-use super::{fract, ldexp};
+use super::{dispatch, fract, ldexp, simd};
 
 /// An operation in scope, as a type so executors can be monomorphised.
 pub trait Operation: Copy + 'static {
@@ -13,8 +13,11 @@ pub trait Operation: Copy + 'static {
     const NAME: &'static str;
     /// Whether the instruction takes LDEXP's integer exponent operand.
     const HAS_EXPONENT: bool;
-    /// One lane, on the widened encoding.
+    /// One lane, on the widened encoding (the scalar reference path).
     fn lane<F: Format>(src: u64, exp: i32, p: &Policy) -> u64;
+    /// Every lane at once, branch-free (the SIMD path; `exp` ignored by
+    /// FRACT). Inlined into each instruction-set variant of `dispatch`.
+    fn wave<F: Format>(src: &[F::Bits], exp: &[i32], dst: &mut [F::Bits], p: &Policy);
 }
 
 /// V_FRACT_*.
@@ -31,6 +34,12 @@ impl Operation for Fract {
     fn lane<F: Format>(src: u64, _exp: i32, p: &Policy) -> u64 {
         fract::<F>(src, p)
     }
+    #[inline(always)]
+    fn wave<F: Format>(src: &[F::Bits], exp: &[i32], dst: &mut [F::Bits], p: &Policy) {
+        // The lane count is the shortest slice, as in `run_lanes`.
+        let n = src.len().min(exp.len()).min(dst.len());
+        simd::fract_wave::<F>(&src[..n], &mut dst[..n], p);
+    }
 }
 
 impl Operation for Ldexp {
@@ -39,6 +48,10 @@ impl Operation for Ldexp {
     #[inline(always)]
     fn lane<F: Format>(src: u64, exp: i32, p: &Policy) -> u64 {
         ldexp::<F>(src, exp, p)
+    }
+    #[inline(always)]
+    fn wave<F: Format>(src: &[F::Bits], exp: &[i32], dst: &mut [F::Bits], p: &Policy) {
+        simd::ldexp_wave::<F>(src, exp, dst, p);
     }
 }
 
@@ -61,7 +74,8 @@ pub fn run_lanes<O: Operation, F: Format>(
 pub enum KernelPath {
     /// The per-lane kernel in a loop (always available; the reference path).
     Scalar,
-    /// The whole-wave kernel chosen at run time for this CPU.
+    /// The whole-wave kernel, in the instruction-set variant chosen at run
+    /// time for this CPU ([`dispatch::selected`]).
     Simd,
 }
 
@@ -75,7 +89,23 @@ pub fn run_lanes_on<O: Operation, F: Format>(
     p: &Policy,
 ) {
     match path {
-        // The SIMD path is not written yet; it falls back to the scalar loop.
-        KernelPath::Scalar | KernelPath::Simd => run_lanes::<O, F>(src, exp, dst, p),
+        KernelPath::Scalar => {
+            dispatch::record(dispatch::Variant::Scalar);
+            run_lanes::<O, F>(src, exp, dst, p);
+        }
+        KernelPath::Simd => dispatch::run_simd::<O, F>(dispatch::selected(), src, exp, dst, p),
     }
+}
+
+/// Run operation `O` over the lanes on the process-wide path
+/// ([`dispatch::kernel_path`]: SIMD unless `AMDGPU_VALU_FORCE_SCALAR=1` or
+/// [`dispatch::set_kernel_path`] says otherwise). The executor calls this.
+#[inline]
+pub fn run_lanes_dispatched<O: Operation, F: Format>(
+    src: &[F::Bits],
+    exp: &[i32],
+    dst: &mut [F::Bits],
+    p: &Policy,
+) {
+    run_lanes_on::<O, F>(dispatch::kernel_path(), src, exp, dst, p);
 }

@@ -1,0 +1,301 @@
+//! The speed table: `cargo xtask bench` (or `cargo bench --bench table`).
+//!
+//! One process, release build. For each instruction, format and case:
+//! 4,194,304 lanes of the standard input mix in 64-lane chunks, one call per
+//! chunk, median of 3 passes, on every path: SIMD as dispatched, SIMD per
+//! available instruction-set level, the scalar per-lane kernels, a naive
+//! host-float loop and a rustc_apfloat reference. Then one wave64
+//! `amdgpu_valu::execute` end to end against the bare kernel on 64 lanes.
+//!
+//! Timings only: nothing here asserts a speed. Numbers are noisy on a shared
+//! machine; compare ratios within one run.
+
+mod common;
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use amdgpu_valu::kernels::dispatch::{self, Isa};
+use amdgpu_valu::kernels::wave::{run_lanes, run_lanes_dispatched, Fract, Ldexp};
+use amdgpu_valu::kernels::{Format, F16, F32, F64};
+use amdgpu_valu::target::WaveSize;
+use amdgpu_valu::{execute, Encoding, Instruction, Opcode, Operand, Target, Wave};
+use common::{Case, Naive};
+
+const LANES: usize = 1 << 22;
+const CHUNK: usize = 64;
+const PASSES: usize = 3;
+
+/// Median over `PASSES` of the seconds one call of `pass` takes (with
+/// `--min`, a tuning aid on a busy machine: the fastest of 3 x `PASSES`).
+fn median_secs(mut pass: impl FnMut()) -> f64 {
+    pass(); // warm-up
+    let min = std::env::args().any(|a| a == "--min");
+    let passes = if min { 3 * PASSES } else { PASSES };
+    let mut t: Vec<f64> = (0..passes)
+        .map(|_| {
+            let start = Instant::now();
+            pass();
+            start.elapsed().as_secs_f64()
+        })
+        .collect();
+    t.sort_by(f64::total_cmp);
+    if min {
+        t[0]
+    } else {
+        t[PASSES / 2]
+    }
+}
+
+/// Mlanes/s of `kernel` over the inputs in 64-lane chunks.
+fn chunked<F: Format>(
+    src: &[F::Bits],
+    exp: &[i32],
+    dst: &mut [F::Bits],
+    kernel: impl Fn(&[F::Bits], &[i32], &mut [F::Bits]),
+) -> f64 {
+    let secs = median_secs(|| {
+        for ((s, e), d) in src
+            .chunks(CHUNK)
+            .zip(exp.chunks(CHUNK))
+            .zip(dst.chunks_mut(CHUNK))
+        {
+            kernel(black_box(s), black_box(e), d);
+        }
+        black_box(&mut *dst);
+    });
+    LANES as f64 / secs / 1e6
+}
+
+struct Row {
+    instr: String,
+    case: &'static str,
+    path: String,
+    mlanes: f64,
+}
+
+fn bench_op<O: Naive, F: Format>(rows: &mut Vec<Row>) {
+    let instr = format!("v_{}_{}", O::NAME, F::KIND.name());
+    for (k, case) in Case::ALL.into_iter().enumerate() {
+        let (src, exp) = case.inputs::<F>(LANES, 0x5eed + k as u64);
+        let p = case.policy::<F>();
+        let mut dst = vec![F::Bits::default(); LANES];
+        let mut want = vec![F::Bits::default(); LANES];
+        let mut row = |path: String, mlanes: f64| {
+            rows.push(Row {
+                instr: instr.clone(),
+                case: case.name(),
+                path,
+                mlanes,
+            })
+        };
+
+        let naive = chunked::<F>(&src, &exp, &mut dst, |s, e, d| O::naive::<F>(s, e, d));
+        row("naive host loop".into(), naive);
+        let selected = dispatch::selected();
+        dispatch::set_kernel_path(amdgpu_valu::kernels::KernelPath::Simd);
+        let simd = chunked::<F>(&src, &exp, &mut dst, |s, e, d| {
+            run_lanes_dispatched::<O, F>(s, e, d, &p)
+        });
+        assert_eq!(
+            dispatch::last_variant(),
+            Some(dispatch::Variant::Simd(selected))
+        );
+        row(format!("simd dispatched ({})", selected.name()), simd);
+        let scalar = chunked::<F>(&src, &exp, &mut want, |s, e, d| {
+            run_lanes::<O, F>(s, e, d, &p)
+        });
+        assert!(
+            dst == want,
+            "{instr} {}: SIMD and scalar differ",
+            case.name()
+        );
+        for isa in dispatch::available() {
+            let m = chunked::<F>(&src, &exp, &mut dst, |s, e, d| {
+                dispatch::run_on::<O, F>(isa, s, e, d, &p);
+            });
+            assert!(
+                dst == want,
+                "{instr} {} {}: SIMD and scalar differ",
+                case.name(),
+                isa.name()
+            );
+            row(format!("simd {}", isa.name()), m);
+        }
+        row("scalar".into(), scalar);
+        let reference = chunked::<F>(&src, &exp, &mut dst, |s, e, d| O::reference::<F>(s, e, d));
+        row("reference (apfloat)".into(), reference);
+    }
+}
+
+/// One wave64 `execute` of `instr` against the bare kernel on the same
+/// lanes, cycling through 32 source registers (2048 distinct inputs).
+fn end_to_end<O: Naive, F: Format>(opcode: Opcode, enc: Encoding) -> (f64, f64) {
+    const REGS: usize = 32;
+    let target = Target::Gfx1201;
+    let mut wave =
+        Wave::for_target_with_size(target, WaveSize::Wave64).expect("gfx1201 has wave64");
+    wave.set_mode(0xf0);
+    let (src, exp) = Case::Default.inputs::<F>(REGS * CHUNK, 77);
+    let stride = if F::WIDTH == 64 { 2 } else { 1 };
+    let base = 4;
+    let exp_reg = 2;
+    for (r, chunk) in src.chunks(CHUNK).enumerate() {
+        for (lane, &b) in chunk.iter().enumerate() {
+            let v = F::widen(b);
+            let reg = base + r * stride;
+            if F::WIDTH == 64 {
+                wave.set_vgpr64(reg, lane, v).expect("in range");
+            } else {
+                wave.set_vgpr(reg, lane, v as u32).expect("in range");
+            }
+        }
+    }
+    for (lane, &e) in exp[..CHUNK].iter().enumerate() {
+        wave.set_vgpr(exp_reg, lane, e as u32).expect("in range");
+    }
+    let half = |i: usize| {
+        if F::WIDTH == 16 {
+            Operand::v_lo(i as u16)
+        } else {
+            Operand::v(i as u16)
+        }
+    };
+    let instrs: Vec<Instruction> = (0..REGS)
+        .map(|r| {
+            let s = half(base + r * stride);
+            if O::HAS_EXPONENT {
+                Instruction::binary(opcode, enc, half(0), s, half(exp_reg))
+            } else {
+                Instruction::unary(opcode, enc, half(0), s)
+            }
+        })
+        .collect();
+    let calls = LANES / CHUNK;
+    let e2e = median_secs(|| {
+        for i in 0..calls {
+            execute(target, &mut wave, black_box(&instrs[i % REGS])).expect("valid instruction");
+        }
+        black_box(&wave);
+    });
+    let p = Case::Default.policy::<F>();
+    let mut dst = vec![F::Bits::default(); CHUNK];
+    let bare = median_secs(|| {
+        for i in 0..calls {
+            let r = i % REGS;
+            run_lanes_dispatched::<O, F>(
+                black_box(&src[r * CHUNK..][..CHUNK]),
+                black_box(&exp[..CHUNK]),
+                &mut dst,
+                &p,
+            );
+        }
+        black_box(&dst);
+    });
+    (e2e / calls as f64 * 1e9, bare / calls as f64 * 1e9)
+}
+
+fn main() {
+    // Optional filters: words that must all appear in "v_<op>_<fmt>" (e.g.
+    // `fract f32`); `--no-e2e` skips the end-to-end part. Cargo's own
+    // `--bench` argument is ignored.
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
+    let e2e_on = !args.iter().any(|a| a == "--no-e2e");
+    let words: Vec<&String> = args.iter().filter(|a| !a.starts_with("--")).collect();
+    let wanted = |name: &str| words.iter().all(|w| name.contains(w.as_str()));
+    let selected: Vec<&str> = dispatch::available().map(Isa::name).collect();
+    println!("amdgpu-valu kernel speed: {LANES} lanes per pass in {CHUNK}-lane calls, median of {PASSES} passes");
+    println!(
+        "instruction-set levels available: {} (dispatched: {})",
+        selected.join(", "),
+        dispatch::selected().name()
+    );
+    println!();
+
+    let mut rows = Vec::new();
+    for (name, bench) in [
+        ("v_fract_f16", bench_op::<Fract, F16> as fn(&mut Vec<Row>)),
+        ("v_fract_f32", bench_op::<Fract, F32>),
+        ("v_fract_f64", bench_op::<Fract, F64>),
+        ("v_ldexp_f16", bench_op::<Ldexp, F16>),
+        ("v_ldexp_f32", bench_op::<Ldexp, F32>),
+        ("v_ldexp_f64", bench_op::<Ldexp, F64>),
+    ] {
+        if wanted(name) {
+            bench(&mut rows);
+        }
+    }
+
+    println!("| instruction | case | path | Mlanes/s | x naive |");
+    println!("|---|---|---|---:|---:|");
+    let mut naive = 1.0;
+    for r in &rows {
+        if r.path == "naive host loop" {
+            naive = r.mlanes;
+        }
+        println!(
+            "| {} | {} | {} | {:.1} | {:.2} |",
+            r.instr,
+            r.case,
+            r.path,
+            r.mlanes,
+            r.mlanes / naive
+        );
+    }
+
+    if !e2e_on {
+        return;
+    }
+    println!();
+    println!("wave64 gfx1201, MODE 0xf0, 64 lanes per call:");
+    println!("| instruction | execute ns/call | bare kernel ns/call | execute / bare |");
+    println!("|---|---:|---:|---:|");
+    type E2e = fn(Opcode, Encoding) -> (f64, f64);
+    let e2e: [(&str, E2e, Opcode, Encoding); 6] = [
+        (
+            "v_fract_f16_e32",
+            end_to_end::<Fract, F16>,
+            Opcode::FractF16,
+            Encoding::Vop1,
+        ),
+        (
+            "v_fract_f32_e32",
+            end_to_end::<Fract, F32>,
+            Opcode::FractF32,
+            Encoding::Vop1,
+        ),
+        (
+            "v_fract_f64_e32",
+            end_to_end::<Fract, F64>,
+            Opcode::FractF64,
+            Encoding::Vop1,
+        ),
+        (
+            "v_ldexp_f16_e32",
+            end_to_end::<Ldexp, F16>,
+            Opcode::LdexpF16,
+            Encoding::Vop2,
+        ),
+        (
+            "v_ldexp_f32_e64",
+            end_to_end::<Ldexp, F32>,
+            Opcode::LdexpF32,
+            Encoding::Vop3,
+        ),
+        (
+            "v_ldexp_f64_e64",
+            end_to_end::<Ldexp, F64>,
+            Opcode::LdexpF64,
+            Encoding::Vop3,
+        ),
+    ];
+    for (name, run, opcode, enc) in e2e {
+        if wanted(name) {
+            let (e, b) = run(opcode, enc);
+            println!("| {name} | {e:.1} | {b:.1} | {:.2} |", e / b);
+        }
+    }
+}

@@ -1,0 +1,260 @@
+//! Run-time choice of the whole-wave kernel's instruction-set variant.
+//!
+//! The branch-free kernels of [`super::simd`] are compiled three times on
+//! x86_64: for the baseline target, for AVX2 and for AVX-512, each variant a
+//! `#[target_feature]` function that inlines the same generic source. The
+//! best variant the CPU supports is detected once and cached; every variant
+//! gives identical bits (tested by calling each one directly). Other
+//! architectures compile only the baseline variant (NEON on aarch64).
+//!
+//! The scalar per-lane kernels stay selectable: process-wide with
+//! [`set_kernel_path`], or by setting `AMDGPU_VALU_FORCE_SCALAR=1` in the
+//! environment (read once, at the first dispatched call). [`last_variant`]
+//! reports what actually ran on the calling thread, so a silent fallback to
+//! the scalar loop cannot pass for SIMD.
+//!
+//! This is the crate's only `unsafe`: calling a `#[target_feature]` function
+//! from code compiled without those features. Each call site checks that the
+//! CPU has every enabled feature first.
+
+#![allow(unsafe_code)]
+
+use core::cell::Cell;
+use core::sync::atomic::{AtomicU8, Ordering};
+
+use super::format::Format;
+use super::policy::Policy;
+use super::wave::{KernelPath, Operation};
+
+/// An instruction-set level the whole-wave kernels are compiled for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Isa {
+    /// The compilation target's baseline (SSE2 on x86_64, NEON on aarch64).
+    Baseline,
+    /// x86_64 AVX2 (with BMI1/BMI2/LZCNT).
+    Avx2,
+    /// x86_64 AVX-512 F/BW/CD/DQ/VL.
+    Avx512,
+}
+
+impl Isa {
+    /// Every level, lowest first.
+    pub const ALL: [Isa; 3] = [Isa::Baseline, Isa::Avx2, Isa::Avx512];
+
+    /// Short name (`baseline`, `avx2`, `avx512`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Isa::Baseline => "baseline",
+            Isa::Avx2 => "avx2",
+            Isa::Avx512 => "avx512",
+        }
+    }
+
+    /// Whether this CPU (and this build's architecture) can run the level.
+    pub fn is_available(self) -> bool {
+        match self {
+            Isa::Baseline => true,
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx2 => {
+                // The features enabled on `x86::avx2`.
+                std::is_x86_feature_detected!("avx2")
+                    && std::is_x86_feature_detected!("bmi1")
+                    && std::is_x86_feature_detected!("bmi2")
+                    && std::is_x86_feature_detected!("lzcnt")
+            }
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512 => {
+                // The features enabled on `x86::avx512`.
+                Isa::Avx2.is_available()
+                    && std::is_x86_feature_detected!("avx512f")
+                    && std::is_x86_feature_detected!("avx512bw")
+                    && std::is_x86_feature_detected!("avx512cd")
+                    && std::is_x86_feature_detected!("avx512dq")
+                    && std::is_x86_feature_detected!("avx512vl")
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            Isa::Avx2 | Isa::Avx512 => false,
+        }
+    }
+
+    fn code(self) -> u8 {
+        match self {
+            Isa::Baseline => 1,
+            Isa::Avx2 => 2,
+            Isa::Avx512 => 3,
+        }
+    }
+
+    fn from_code(c: u8) -> Option<Isa> {
+        Isa::ALL.into_iter().find(|i| i.code() == c)
+    }
+}
+
+/// What ran the lanes of a call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Variant {
+    /// The per-lane scalar kernels.
+    Scalar,
+    /// The whole-wave kernels compiled for this level.
+    Simd(Isa),
+}
+
+/// Cached [`selected`]: 0 until detected, else `Isa::code`.
+static SELECTED: AtomicU8 = AtomicU8::new(0);
+
+/// The best level this CPU supports, detected on first use and cached.
+pub fn selected() -> Isa {
+    if let Some(isa) = Isa::from_code(SELECTED.load(Ordering::Relaxed)) {
+        return isa;
+    }
+    let isa = Isa::ALL
+        .into_iter()
+        .rev()
+        .find(|i| i.is_available())
+        .unwrap_or(Isa::Baseline);
+    SELECTED.store(isa.code(), Ordering::Relaxed);
+    isa
+}
+
+/// Every level this CPU supports, lowest first.
+pub fn available() -> impl Iterator<Item = Isa> {
+    Isa::ALL.into_iter().filter(|i| i.is_available())
+}
+
+/// The environment variable that forces the scalar path.
+pub const FORCE_SCALAR_ENV: &str = "AMDGPU_VALU_FORCE_SCALAR";
+
+/// Process-wide path: 0 until the environment is read, 1 SIMD, 2 scalar.
+static PATH: AtomicU8 = AtomicU8::new(0);
+
+fn path_code(p: KernelPath) -> u8 {
+    match p {
+        KernelPath::Simd => 1,
+        KernelPath::Scalar => 2,
+    }
+}
+
+/// The path the executor uses: SIMD, unless [`set_kernel_path`] chose
+/// otherwise or `AMDGPU_VALU_FORCE_SCALAR` is set to anything but `0` or
+/// empty (read once).
+#[inline]
+pub fn kernel_path() -> KernelPath {
+    match PATH.load(Ordering::Relaxed) {
+        1 => KernelPath::Simd,
+        2 => KernelPath::Scalar,
+        _ => {
+            let forced =
+                std::env::var_os(FORCE_SCALAR_ENV).is_some_and(|v| !v.is_empty() && v != "0");
+            let path = if forced {
+                KernelPath::Scalar
+            } else {
+                KernelPath::Simd
+            };
+            // A concurrent set_kernel_path wins over the environment.
+            match PATH.compare_exchange(0, path_code(path), Ordering::Relaxed, Ordering::Relaxed) {
+                Ok(_) => path,
+                Err(_) => kernel_path(),
+            }
+        }
+    }
+}
+
+/// Choose the path for every later call in the process (overrides the
+/// environment).
+pub fn set_kernel_path(path: KernelPath) {
+    PATH.store(path_code(path), Ordering::Relaxed);
+}
+
+thread_local! {
+    static LAST: Cell<Option<Variant>> = const { Cell::new(None) };
+}
+
+/// What ran the lanes of the last kernel call on this thread (`None` before
+/// the first).
+pub fn last_variant() -> Option<Variant> {
+    LAST.with(Cell::get)
+}
+
+/// Note what ran the lanes of a call.
+#[inline]
+pub(crate) fn record(v: Variant) {
+    LAST.with(|l| l.set(Some(v)));
+}
+
+/// Run operation `O` over the lanes with the whole-wave kernel compiled for
+/// `isa`. Returns false, touching nothing, when this CPU lacks `isa`.
+pub fn run_on<O: Operation, F: Format>(
+    isa: Isa,
+    src: &[F::Bits],
+    exp: &[i32],
+    dst: &mut [F::Bits],
+    p: &Policy,
+) -> bool {
+    if !isa.is_available() {
+        return false;
+    }
+    run_simd::<O, F>(isa, src, exp, dst, p);
+    true
+}
+
+/// [`run_on`] for an `isa` already known to be available (`selected()`).
+#[inline]
+pub(crate) fn run_simd<O: Operation, F: Format>(
+    isa: Isa,
+    src: &[F::Bits],
+    exp: &[i32],
+    dst: &mut [F::Bits],
+    p: &Policy,
+) {
+    record(Variant::Simd(isa));
+    match isa {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `isa` is `selected()` or passed `is_available()` in
+        // `run_on`; both checked every feature `x86::avx512` enables.
+        Isa::Avx512 => unsafe { x86::avx512::<O, F>(src, exp, dst, p) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above, for the features of `x86::avx2`.
+        Isa::Avx2 => unsafe { x86::avx2::<O, F>(src, exp, dst, p) },
+        _ => baseline::<O, F>(src, exp, dst, p),
+    }
+}
+
+/// The baseline variant (also the fallback on every other architecture).
+#[inline(never)]
+fn baseline<O: Operation, F: Format>(
+    src: &[F::Bits],
+    exp: &[i32],
+    dst: &mut [F::Bits],
+    p: &Policy,
+) {
+    O::wave::<F>(src, exp, dst, p);
+}
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use super::{Format, Operation, Policy};
+
+    /// The AVX-512 variant; the feature list matches `Isa::Avx512::is_available`.
+    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,avx512f,avx512bw,avx512cd,avx512dq,avx512vl")]
+    #[inline(never)]
+    pub(super) fn avx512<O: Operation, F: Format>(
+        src: &[F::Bits],
+        exp: &[i32],
+        dst: &mut [F::Bits],
+        p: &Policy,
+    ) {
+        O::wave::<F>(src, exp, dst, p);
+    }
+
+    /// The AVX2 variant; the feature list matches `Isa::Avx2::is_available`.
+    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt")]
+    #[inline(never)]
+    pub(super) fn avx2<O: Operation, F: Format>(
+        src: &[F::Bits],
+        exp: &[i32],
+        dst: &mut [F::Bits],
+        p: &Policy,
+    ) {
+        O::wave::<F>(src, exp, dst, p);
+    }
+}
