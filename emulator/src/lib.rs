@@ -26,7 +26,10 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod capture;
+pub mod display;
 pub mod error;
+pub mod explain;
 pub mod exec;
 pub mod instr;
 pub mod kernels;
