@@ -1,7 +1,9 @@
 //! Bad requests are typed errors, never panics.
 
 use amdgpu_valu::Opcode::{FractF16, FractF32, FractF64, LdexpF16, LdexpF32};
-use amdgpu_valu::{execute, Encoding, ExecError, Instruction, Omod, Operand, Target, Wave, WaveSize};
+use amdgpu_valu::{
+    execute, Encoding, ExecError, Instruction, Omod, Operand, Target, Wave, WaveSize,
+};
 
 fn run(t: Target, i: Instruction) -> Result<(), ExecError> {
     let mut wave = Wave::for_target(t);
@@ -21,15 +23,35 @@ fn unknown_target_names_the_choices() {
 #[test]
 fn forms_a_target_lacks_are_refused() {
     let i = Instruction::unary(FractF32, Encoding::Sdwa, Operand::v(0), Operand::v(1));
-    for t in [Target::Gfx1100, Target::Gfx1150, Target::Gfx1201, Target::Gfx1250] {
-        assert!(matches!(run(t, i), Err(ExecError::FormNotOnTarget { .. })), "{t}");
+    for t in [
+        Target::Gfx1100,
+        Target::Gfx1150,
+        Target::Gfx1201,
+        Target::Gfx1250,
+    ] {
+        assert!(
+            matches!(run(t, i), Err(ExecError::FormNotOnTarget { .. })),
+            "{t}"
+        );
     }
     // V_LDEXP_F32 has no VOP2 form anywhere; V_FRACT has no VOP2 form.
-    let i = Instruction::binary(LdexpF32, Encoding::Vop2, Operand::v(0), Operand::v(1), Operand::v(2));
+    let i = Instruction::binary(
+        LdexpF32,
+        Encoding::Vop2,
+        Operand::v(0),
+        Operand::v(1),
+        Operand::v(2),
+    );
     let f = Instruction::unary(FractF16, Encoding::Vop2, Operand::v(0), Operand::v(1));
     for t in Target::ALL {
-        assert!(matches!(run(t, i), Err(ExecError::FormNotOnTarget { .. })), "{t}");
-        assert!(matches!(run(t, f), Err(ExecError::FormNotOnTarget { .. })), "{t}");
+        assert!(
+            matches!(run(t, i), Err(ExecError::FormNotOnTarget { .. })),
+            "{t}"
+        );
+        assert!(
+            matches!(run(t, f), Err(ExecError::FormNotOnTarget { .. })),
+            "{t}"
+        );
     }
 }
 
@@ -37,17 +59,46 @@ fn forms_a_target_lacks_are_refused() {
 fn registers_out_of_range_are_refused() {
     let t = Target::Gfx1201;
     let i = Instruction::unary(FractF32, Encoding::Vop1, Operand::v(256), Operand::v(1));
-    assert!(matches!(run(t, i), Err(ExecError::RegisterOutOfRange { operand: "dst", .. })));
+    assert!(matches!(
+        run(t, i),
+        Err(ExecError::RegisterOutOfRange { operand: "dst", .. })
+    ));
     let i = Instruction::unary(FractF64, Encoding::Vop1, Operand::v(0), Operand::v(255));
-    assert!(matches!(run(t, i), Err(ExecError::RegisterOutOfRange { operand: "src0", .. })));
+    assert!(matches!(
+        run(t, i),
+        Err(ExecError::RegisterOutOfRange {
+            operand: "src0",
+            ..
+        })
+    ));
     let i = Instruction::unary(FractF32, Encoding::Vop1, Operand::v(0), Operand::s(106));
-    assert!(matches!(run(t, i), Err(ExecError::RegisterOutOfRange { operand: "src0", .. })));
+    assert!(matches!(
+        run(t, i),
+        Err(ExecError::RegisterOutOfRange {
+            operand: "src0",
+            ..
+        })
+    ));
     // A 64-bit SGPR pair must be even.
     let i = Instruction::unary(FractF64, Encoding::Vop1, Operand::v(0), Operand::s(3));
-    assert!(matches!(run(t, i), Err(ExecError::MisalignedPair { operand: "src0", index: 3 })));
+    assert!(matches!(
+        run(t, i),
+        Err(ExecError::MisalignedPair {
+            operand: "src0",
+            index: 3
+        })
+    ));
     // True16 e32 operands address v0..v127 only.
-    let i = Instruction::unary(FractF16, Encoding::Vop1, Operand::v_lo(200), Operand::v_lo(1));
-    assert!(matches!(run(t, i), Err(ExecError::RegisterOutOfRange { .. })));
+    let i = Instruction::unary(
+        FractF16,
+        Encoding::Vop1,
+        Operand::v_lo(200),
+        Operand::v_lo(1),
+    );
+    assert!(matches!(
+        run(t, i),
+        Err(ExecError::RegisterOutOfRange { .. })
+    ));
     let mut wave = Wave::for_target(t);
     assert!(wave.set_vgpr(256, 0, 1).is_err());
     assert!(wave.set_vgpr(0, 32, 1).is_err(), "wave32 has 32 lanes");
@@ -60,31 +111,67 @@ fn operands_and_modifiers_the_form_cannot_take_are_refused() {
     let t = Target::Gfx1030;
     let e32 = Instruction::unary(FractF32, Encoding::Vop1, Operand::v(0), Operand::v(1));
     for bad in [e32.clamp(), e32.abs(), e32.neg(), e32.omod(Omod::Mul2)] {
-        assert!(matches!(run(t, bad), Err(ExecError::InvalidModifier { .. })), "{bad:?}");
+        assert!(
+            matches!(run(t, bad), Err(ExecError::InvalidModifier { .. })),
+            "{bad:?}"
+        );
     }
     // Halves on a target without true16.
     let i = Instruction::unary(FractF16, Encoding::Vop3, Operand::v_hi(0), Operand::v(1));
-    assert!(matches!(run(t, i), Err(ExecError::InvalidOperand { operand: "dst", .. })));
+    assert!(matches!(
+        run(t, i),
+        Err(ExecError::InvalidOperand { operand: "dst", .. })
+    ));
     // Halves on a 32-bit operand.
     let i = Instruction::unary(FractF32, Encoding::Vop3, Operand::v(0), Operand::v_hi(1));
-    assert!(matches!(run(Target::Gfx1201, i), Err(ExecError::InvalidOperand { operand: "src0", .. })));
+    assert!(matches!(
+        run(Target::Gfx1201, i),
+        Err(ExecError::InvalidOperand {
+            operand: "src0",
+            ..
+        })
+    ));
     // LDEXP without an exponent, FRACT with one, ABS on the exponent.
-    let mut i = Instruction::binary(LdexpF16, Encoding::Vop3, Operand::v(0), Operand::v(1), Operand::v(2));
+    let mut i = Instruction::binary(
+        LdexpF16,
+        Encoding::Vop3,
+        Operand::v(0),
+        Operand::v(1),
+        Operand::v(2),
+    );
     i.src1 = None;
-    assert!(matches!(run(t, i), Err(ExecError::InvalidOperand { operand: "src1", .. })));
+    assert!(matches!(
+        run(t, i),
+        Err(ExecError::InvalidOperand {
+            operand: "src1",
+            ..
+        })
+    ));
     let mut i = Instruction::unary(FractF32, Encoding::Vop3, Operand::v(0), Operand::v(1));
     i.src1 = Some(Operand::v(2));
     assert!(run(t, i).is_err());
-    let mut i = Instruction::binary(LdexpF32, Encoding::Vop3, Operand::v(0), Operand::v(1), Operand::v(2));
+    let mut i = Instruction::binary(
+        LdexpF32,
+        Encoding::Vop3,
+        Operand::v(0),
+        Operand::v(1),
+        Operand::v(2),
+    );
     i.src1_mods.abs = true;
     assert!(matches!(run(t, i), Err(ExecError::InvalidModifier { .. })));
     // A destination that is not a VGPR; an inline integer out of range.
     let i = Instruction::unary(FractF32, Encoding::Vop3, Operand::s(0), Operand::v(1));
     assert!(run(t, i).is_err());
-    let i = Instruction::unary(FractF32, Encoding::Vop3, Operand::v(0), Operand::InlineInt(65));
+    let i = Instruction::unary(
+        FractF32,
+        Encoding::Vop3,
+        Operand::v(0),
+        Operand::InlineInt(65),
+    );
     assert!(run(t, i).is_err());
     // SDWA selectors on a VOP3 instruction, and an SDWA one without them.
-    let i = Instruction::unary(FractF32, Encoding::Vop3, Operand::v(0), Operand::v(1)).sdwa(Default::default());
+    let i = Instruction::unary(FractF32, Encoding::Vop3, Operand::v(0), Operand::v(1))
+        .sdwa(Default::default());
     assert!(run(t, i).is_err());
     let mut i = Instruction::unary(FractF32, Encoding::Sdwa, Operand::v(0), Operand::v(1));
     i.sdwa = None;
@@ -99,5 +186,8 @@ fn wave_sizes_a_target_lacks_are_refused() {
     ));
     let mut wave = Wave::new(WaveSize::Wave32);
     let i = Instruction::unary(FractF32, Encoding::Vop1, Operand::v(0), Operand::v(1));
-    assert!(matches!(execute(Target::Gfx942, &mut wave, &i), Err(ExecError::WaveSizeNotOnTarget { .. })));
+    assert!(matches!(
+        execute(Target::Gfx942, &mut wave, &i),
+        Err(ExecError::WaveSizeNotOnTarget { .. })
+    ));
 }

@@ -4,8 +4,8 @@
 //! flush-to-zero and denormals-are-zero, and the bits must agree.
 
 use amdgpu_valu::kernels::wave::{run_lanes_on, Fract, KernelPath, Ldexp};
-use amdgpu_valu::kernels::{FloatRules, Mode, Modifiers, Omod, OmodGate, Policy, F16, F32, F64};
 use amdgpu_valu::kernels::{ClampNan, Format, SnanPolicy};
+use amdgpu_valu::kernels::{FloatRules, Mode, Modifiers, Omod, OmodGate, Policy, F16, F32, F64};
 
 const RULES: FloatRules = FloatRules {
     omod_gate: OmodGate::Always,
@@ -22,7 +22,10 @@ fn sweep() -> Vec<u64> {
     let exps: Vec<i32> = (0..f16.len()).map(|i| (i as i32 % 61) - 30).collect();
     for mode in [0xf0, 0xfc, 0x00, 0x8000_f4] {
         for omod in [Omod::None, Omod::Mul2, Omod::Div2] {
-            let mods = Modifiers { omod, ..Modifiers::default() };
+            let mods = Modifiers {
+                omod,
+                ..Modifiers::default()
+            };
             let p = Policy::new::<F16>(&RULES, Mode(mode), mods);
             let mut dst = vec![0u16; f16.len()];
             run_lanes_on::<Fract, F16>(KernelPath::Scalar, &f16, &exps, &mut dst, &p);
@@ -85,7 +88,9 @@ mod host {
         let mut a: f32 = 1.0;
         let b: f32 = 3.0;
         // SAFETY: divss on two xmm registers; no memory access.
-        unsafe { core::arch::asm!("divss {a}, {b}", a = inout(xmm_reg) a, b = in(xmm_reg) b, options(nostack, nomem)) };
+        unsafe {
+            core::arch::asm!("divss {a}, {b}", a = inout(xmm_reg) a, b = in(xmm_reg) b, options(nostack, nomem))
+        };
         a.to_bits()
     }
 }
@@ -104,7 +109,10 @@ fn results_are_identical_under_a_hostile_host_rounding_mode() {
     assert_eq!((nearest, toward_zero), (0x3eaa_aaab, 0x3eaa_aaaa));
     assert_eq!(reference.len(), hostile.len());
     let first_diff = reference.iter().zip(&hostile).position(|(a, b)| a != b);
-    assert_eq!(first_diff, None, "a result changed with the host's rounding mode");
+    assert_eq!(
+        first_diff, None,
+        "a result changed with the host's rounding mode"
+    );
 }
 
 #[cfg(not(target_arch = "x86_64"))]

@@ -20,7 +20,10 @@ fn all(op: amdgpu_valu::Opcode, modes: &[u32], x: u64, want: u64) {
     for t in TARGETS {
         for &mode in modes {
             let got = vop3(t, mode, op, x, 0, PLAIN);
-            assert_eq!(got, want, "{t} {op:?} mode {mode:#x} src {x:#x}: want {want:#x} got {got:#x}");
+            assert_eq!(
+                got, want,
+                "{t} {op:?} mode {mode:#x} src {x:#x}: want {want:#x} got {got:#x}"
+            );
             // The e32 form follows the same rules.
             let got = run_form(t, mode, op, Encoding::Vop1, x, 0, PLAIN);
             assert_eq!(got, want, "{t} {op:?}_e32 mode {mode:#x} src {x:#x}");
@@ -34,16 +37,39 @@ fn nan_is_quieted_with_sign_and_payload_kept() {
     all(FractF16, &F16_F64_ROUNDINGS, 0xfd55, 0xff55);
     all(FractF16, &F16_F64_ROUNDINGS, 0x7e00, 0x7e00);
     all(FractF32, &F32_ROUNDINGS, 0xff80_0001, 0xffc0_0001);
-    all(FractF64, &F16_F64_ROUNDINGS, 0x7ff0_0000_0000_0001, 0x7ff8_0000_0000_0001);
+    all(
+        FractF64,
+        &F16_F64_ROUNDINGS,
+        0x7ff0_0000_0000_0001,
+        0x7ff8_0000_0000_0001,
+    );
 }
 
 #[test]
 fn infinities_give_the_negative_quiet_nan() {
     // gfx1201 capture: F32 0x7f800000 -> 0xffc00000, F64 likewise.
     for (op, modes, pos, neg, want) in [
-        (FractF16, &F16_F64_ROUNDINGS, 0x7c00u64, 0xfc00u64, 0xfe00u64),
-        (FractF32, &F32_ROUNDINGS, 0x7f80_0000, 0xff80_0000, 0xffc0_0000),
-        (FractF64, &F16_F64_ROUNDINGS, 0x7ff0_0000_0000_0000, 0xfff0_0000_0000_0000, 0xfff8_0000_0000_0000),
+        (
+            FractF16,
+            &F16_F64_ROUNDINGS,
+            0x7c00u64,
+            0xfc00u64,
+            0xfe00u64,
+        ),
+        (
+            FractF32,
+            &F32_ROUNDINGS,
+            0x7f80_0000,
+            0xff80_0000,
+            0xffc0_0000,
+        ),
+        (
+            FractF64,
+            &F16_F64_ROUNDINGS,
+            0x7ff0_0000_0000_0000,
+            0xfff0_0000_0000_0000,
+            0xfff8_0000_0000_0000,
+        ),
     ] {
         all(op, modes, pos, want);
         all(op, modes, neg, want);
@@ -61,7 +87,11 @@ fn zeros_and_integers_give_plus_zero_in_every_mode() {
         all(FractF32, &F32_ROUNDINGS, x, 0);
     }
     // F64: -1.0, 2^52, -0.
-    for x in [0xbff0_0000_0000_0000, 0x4330_0000_0000_0000, 0x8000_0000_0000_0000] {
+    for x in [
+        0xbff0_0000_0000_0000,
+        0x4330_0000_0000_0000,
+        0x8000_0000_0000_0000,
+    ] {
         all(FractF64, &F16_F64_ROUNDINGS, x, 0);
     }
 }
@@ -72,7 +102,12 @@ fn positive_below_one_is_returned_unchanged() {
         all(FractF16, &F16_F64_ROUNDINGS, x, x);
     }
     all(FractF32, &F32_ROUNDINGS, 0x3e80_0001, 0x3e80_0001);
-    all(FractF64, &F16_F64_ROUNDINGS, 0x3fe0_0000_0000_0001, 0x3fe0_0000_0000_0001);
+    all(
+        FractF64,
+        &F16_F64_ROUNDINGS,
+        0x3fe0_0000_0000_0001,
+        0x3fe0_0000_0000_0001,
+    );
 }
 
 #[test]
@@ -82,10 +117,20 @@ fn positive_above_one_gives_the_exact_fraction_renormalised() {
     all(FractF16, &F16_F64_ROUNDINGS, 0x63ff, 0x3800); // 1023.5 -> 0.5
     all(FractF32, &F32_ROUNDINGS, 0x3fc0_0000, 0x3f00_0000); // 1.5 -> 0.5
     all(FractF32, &F32_ROUNDINGS, 0x4aff_ffff, 0x3f00_0000); // 8388607.5 -> 0.5
-    // pi: fraction bits 0x090fdb * 2^-22 -> 0x3e10fdb0.
+                                                             // pi: fraction bits 0x090fdb * 2^-22 -> 0x3e10fdb0.
     all(FractF32, &F32_ROUNDINGS, 0x4049_0fdb, 0x3e10_fdb0);
-    all(FractF64, &F16_F64_ROUNDINGS, 0x3ff8_0000_0000_0000, 0x3fe0_0000_0000_0000);
-    all(FractF64, &F16_F64_ROUNDINGS, 0x432f_ffff_ffff_ffff, 0x3fe0_0000_0000_0000);
+    all(
+        FractF64,
+        &F16_F64_ROUNDINGS,
+        0x3ff8_0000_0000_0000,
+        0x3fe0_0000_0000_0000,
+    );
+    all(
+        FractF64,
+        &F16_F64_ROUNDINGS,
+        0x432f_ffff_ffff_ffff,
+        0x3fe0_0000_0000_0000,
+    );
 }
 
 #[test]
@@ -96,18 +141,33 @@ fn negative_at_least_half_gives_one_minus_fraction_exactly() {
     all(FractF16, &F16_F64_ROUNDINGS, 0xbbff, 0x1000); // -(1 - 2^-11) -> 2^-11
     all(FractF16, &F16_F64_ROUNDINGS, 0xe3ff, 0x3800); // -1023.5 -> 0.5
     all(FractF32, &F32_ROUNDINGS, 0xbfc0_0000, 0x3f00_0000); // -1.5 -> 0.5
-    all(FractF64, &F16_F64_ROUNDINGS, 0xc006_0000_0000_0000, 0x3fd0_0000_0000_0000); // -2.75 -> 0.25
+    all(
+        FractF64,
+        &F16_F64_ROUNDINGS,
+        0xc006_0000_0000_0000,
+        0x3fd0_0000_0000_0000,
+    ); // -2.75 -> 0.25
 }
 
 #[test]
 fn negative_below_half_is_rounded_under_fp_round() {
     // F16 0xb58d: 1 - |x| = 1337.5 units of 2^-11 [gfx1201 capture: nearest 0x393a, zero 0x3939].
-    let f16 = [(0xf0, 0x393a), (0xf4, 0x393a), (0xf8, 0x3939), (0xfc, 0x3939)];
+    let f16 = [
+        (0xf0, 0x393a),
+        (0xf4, 0x393a),
+        (0xf8, 0x3939),
+        (0xfc, 0x3939),
+    ];
     for (mode, want) in f16 {
         all(FractF16, &[mode], 0xb58d, want);
     }
     // F32 0xb7cbb5fd [gfx1201 capture: nearest 0x3f7ffe69].
-    let f32 = [(0xf0, 0x3f7f_fe69), (0xf1, 0x3f7f_fe69), (0xf2, 0x3f7f_fe68), (0xf3, 0x3f7f_fe68)];
+    let f32 = [
+        (0xf0, 0x3f7f_fe69),
+        (0xf1, 0x3f7f_fe69),
+        (0xf2, 0x3f7f_fe68),
+        (0xf3, 0x3f7f_fe68),
+    ];
     for (mode, want) in f32 {
         all(FractF32, &[mode], 0xb7cb_b5fd, want);
     }
@@ -131,7 +191,12 @@ fn a_result_rounding_to_one_is_capped_at_one_minus_ulp() {
     all(FractF16, &F16_F64_ROUNDINGS, 0x8001, 0x3bff);
     all(FractF16, &F16_F64_ROUNDINGS, 0x8400, 0x3bff);
     all(FractF32, &F32_ROUNDINGS, 0x8000_0001, 0x3f7f_ffff);
-    all(FractF64, &F16_F64_ROUNDINGS, 0x8000_0000_0000_0001, 0x3fef_ffff_ffff_ffff);
+    all(
+        FractF64,
+        &F16_F64_ROUNDINGS,
+        0x8000_0000_0000_0001,
+        0x3fef_ffff_ffff_ffff,
+    );
     // Below the cap a directed mode still rounds normally: -2^-12 is 1 - 0.5 ulp.
     all(FractF16, &[0xf0], 0x8c00, 0x3bff); // tie, kept last bit odd -> 1.0 -> cap
     all(FractF16, &[0xf8], 0x8c00, 0x3bff); // toward -inf keeps 1 - ulp
@@ -156,26 +221,87 @@ fn subnormal_sources_and_results_follow_fp_denorm() {
 #[test]
 fn omod_applies_after_the_cap() {
     // [gfx1201 captures]: capped, then doubled.
-    assert_eq!(vop3("gfx1201", KEEP, FractF16, 0x8001, 0, M::omod(Omod::Mul2)), 0x3fff);
-    assert_eq!(vop3("gfx1201", KEEP, FractF32, 0x8000_0001, 0, M::omod(Omod::Mul2)), 0x3fff_ffff);
-    assert_eq!(vop3("gfx1201", KEEP, FractF64, 0x8000_0000_0000_0001, 0, M::omod(Omod::Mul2)), 0x3fff_ffff_ffff_ffff);
+    assert_eq!(
+        vop3("gfx1201", KEEP, FractF16, 0x8001, 0, M::omod(Omod::Mul2)),
+        0x3fff
+    );
+    assert_eq!(
+        vop3(
+            "gfx1201",
+            KEEP,
+            FractF32,
+            0x8000_0001,
+            0,
+            M::omod(Omod::Mul2)
+        ),
+        0x3fff_ffff
+    );
+    assert_eq!(
+        vop3(
+            "gfx1201",
+            KEEP,
+            FractF64,
+            0x8000_0000_0000_0001,
+            0,
+            M::omod(Omod::Mul2)
+        ),
+        0x3fff_ffff_ffff_ffff
+    );
     // gfx1100 under MODE 0xf0 keeps output subnormals: OMOD ignored.
-    assert_eq!(vop3("gfx1100", KEEP, FractF16, 0x8001, 0, M::omod(Omod::Mul2)), 0x3bff);
+    assert_eq!(
+        vop3("gfx1100", KEEP, FractF16, 0x8001, 0, M::omod(Omod::Mul2)),
+        0x3bff
+    );
     // gfx1100 with F16 outputs flushed and IEEE = 0: OMOD applies.
-    assert_eq!(vop3("gfx1100", 0x40, FractF16, 0x8001, 0, M::omod(Omod::Mul2)), 0x3fff);
+    assert_eq!(
+        vop3("gfx1100", 0x40, FractF16, 0x8001, 0, M::omod(Omod::Mul2)),
+        0x3fff
+    );
     // ... but not with IEEE = 1.
-    assert_eq!(vop3("gfx1100", 0x240, FractF16, 0x8001, 0, M::omod(Omod::Mul2)), 0x3bff);
+    assert_eq!(
+        vop3("gfx1100", 0x240, FractF16, 0x8001, 0, M::omod(Omod::Mul2)),
+        0x3bff
+    );
 }
 
 #[test]
 fn clamp_of_a_nan_result() {
     // [gfx1201 capture]: sNaN -> quiet NaN -> clamp -> +0 (always on gfx12).
-    assert_eq!(vop3("gfx1201", KEEP, FractF32, 0x7f80_0001, 0, M::clamp()), 0);
-    assert_eq!(vop3("gfx1201", KEEP, FractF64, 0x7ff0_0000_0000_0001, 0, M::clamp()), 0);
+    assert_eq!(
+        vop3("gfx1201", KEEP, FractF32, 0x7f80_0001, 0, M::clamp()),
+        0
+    );
+    assert_eq!(
+        vop3(
+            "gfx1201",
+            KEEP,
+            FractF64,
+            0x7ff0_0000_0000_0001,
+            0,
+            M::clamp()
+        ),
+        0
+    );
     // gfx1100: NaN survives CLAMP unless DX10_CLAMP (bit 8) is set.
-    assert_eq!(vop3("gfx1100", KEEP, FractF32, 0x7f80_0001, 0, M::clamp()), 0x7fc0_0001);
-    assert_eq!(vop3("gfx1100", KEEP | 0x100, FractF32, 0x7f80_0001, 0, M::clamp()), 0);
+    assert_eq!(
+        vop3("gfx1100", KEEP, FractF32, 0x7f80_0001, 0, M::clamp()),
+        0x7fc0_0001
+    );
+    assert_eq!(
+        vop3(
+            "gfx1100",
+            KEEP | 0x100,
+            FractF32,
+            0x7f80_0001,
+            0,
+            M::clamp()
+        ),
+        0
+    );
     // Infinity -> negative quiet NaN -> CLAMP.
-    assert_eq!(vop3("gfx1100", KEEP, FractF16, 0x7c00, 0, M::clamp()), 0xfe00);
+    assert_eq!(
+        vop3("gfx1100", KEEP, FractF16, 0x7c00, 0, M::clamp()),
+        0xfe00
+    );
     assert_eq!(vop3("gfx1201", KEEP, FractF16, 0x7c00, 0, M::clamp()), 0);
 }

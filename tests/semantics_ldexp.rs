@@ -14,10 +14,16 @@ const FP16_OVFL: u32 = 1 << 23;
 fn ld(op: Opcode, mode: u32, x: u64, e: u32, want: u64) {
     for t in TARGETS {
         let got = vop3(t, mode, op, x, e, PLAIN);
-        assert_eq!(got, want, "{t} {op:?} mode {mode:#x} ldexp({x:#x}, {e:#x}): want {want:#x} got {got:#x}");
+        assert_eq!(
+            got, want,
+            "{t} {op:?} mode {mode:#x} ldexp({x:#x}, {e:#x}): want {want:#x} got {got:#x}"
+        );
         if op == LdexpF16 {
             let got = run_form(t, mode, op, Encoding::Vop2, x, e, PLAIN);
-            assert_eq!(got, want, "{t} {op:?}_e32 mode {mode:#x} ldexp({x:#x}, {e:#x})");
+            assert_eq!(
+                got, want,
+                "{t} {op:?}_e32 mode {mode:#x} ldexp({x:#x}, {e:#x})"
+            );
         }
     }
 }
@@ -31,9 +37,15 @@ fn f16_reads_only_the_low_16_bits_of_the_exponent_as_i16() {
     // 0xde3dffff means -1 [gfx1201 capture].
     ld(LdexpF16, KEEP, 0x3c00, 0xde3d_ffff, 0x3800);
     ld(LdexpF16, KEEP, 0x3c00, 0x0001_0001, 0x4000); // +1, junk above
-    // F32 and F64 read all 32 bits: 0x0001ffff is +131071 -> overflow.
+                                                     // F32 and F64 read all 32 bits: 0x0001ffff is +131071 -> overflow.
     ld(LdexpF32, KEEP, 0x3f80_0000, 0x0001_ffff, 0x7f80_0000);
-    ld(LdexpF64, KEEP, 0x3ff0_0000_0000_0000, 0x0001_ffff, 0x7ff0_0000_0000_0000);
+    ld(
+        LdexpF64,
+        KEEP,
+        0x3ff0_0000_0000_0000,
+        0x0001_ffff,
+        0x7ff0_0000_0000_0000,
+    );
 }
 
 #[test]
@@ -44,8 +56,20 @@ fn nan_is_quieted_infinities_and_zeros_pass() {
         ld(LdexpF16, KEEP, 0x8000, e, 0x8000);
         ld(LdexpF32, KEEP, 0xff80_0001, e, 0xffc0_0001);
         ld(LdexpF32, KEEP, 0x7f80_0000, e, 0x7f80_0000);
-        ld(LdexpF64, KEEP, 0x8000_0000_0000_0000, e, 0x8000_0000_0000_0000);
-        ld(LdexpF64, KEEP, 0x7ff0_0000_0000_0001, e, 0x7ff8_0000_0000_0001);
+        ld(
+            LdexpF64,
+            KEEP,
+            0x8000_0000_0000_0000,
+            e,
+            0x8000_0000_0000_0000,
+        );
+        ld(
+            LdexpF64,
+            KEEP,
+            0x7ff0_0000_0000_0001,
+            e,
+            0x7ff8_0000_0000_0001,
+        );
     }
     // A zero made by the input flush passes as a zero of the same sign.
     ld(LdexpF16, 0x80, 0x8001, 20, 0x8000);
@@ -56,7 +80,13 @@ fn nan_is_quieted_infinities_and_zeros_pass() {
 fn results_in_the_normal_range_are_exact() {
     ld(LdexpF16, KEEP, 0x3c00, 15, 0x7800);
     ld(LdexpF32, KEEP, 0x3fc0_0000, neg(-3), 0x3e40_0000);
-    ld(LdexpF64, KEEP, 0x3ff0_0000_0000_0001, 10, 0x4090_0000_0000_0001);
+    ld(
+        LdexpF64,
+        KEEP,
+        0x3ff0_0000_0000_0001,
+        10,
+        0x4090_0000_0000_0001,
+    );
     // Subnormal sources are normalised first [gfx1201 capture, MODE 0xf0].
     ld(LdexpF32, KEEP, 0x0000_0001, 23, 0x0080_0000);
     ld(LdexpF64, KEEP, 1, 52, 0x0010_0000_0000_0000);
@@ -71,8 +101,20 @@ fn huge_exponents_saturate() {
     }
     ld(LdexpF32, KEEP, 0x3f80_0000, 0x8000_0000, 0);
     ld(LdexpF32, 0xf1, 0x3f80_0000, 0x8000_0000, 1); // toward +inf: the smallest subnormal
-    ld(LdexpF64, 0xf8, 0xbff0_0000_0000_0000, 0x8000_0000, 0x8000_0000_0000_0001);
-    ld(LdexpF64, 0xf0, 0x0000_0000_0000_0001, 0x7fff_ffff, 0x7ff0_0000_0000_0000);
+    ld(
+        LdexpF64,
+        0xf8,
+        0xbff0_0000_0000_0000,
+        0x8000_0000,
+        0x8000_0000_0000_0001,
+    );
+    ld(
+        LdexpF64,
+        0xf0,
+        0x0000_0000_0000_0001,
+        0x7fff_ffff,
+        0x7ff0_0000_0000_0000,
+    );
     // F16 [gfx1201 captures]: 1.0 * 2^32767 and 2^-32768.
     ld(LdexpF16, 0xf0, 0x3c00, 0x7fff, 0x7c00);
     ld(LdexpF16, 0xf8, 0x3c00, 0x7fff, 0x7bff);
@@ -84,17 +126,27 @@ fn huge_exponents_saturate() {
 #[test]
 fn tiny_results_round_to_subnormals_when_kept() {
     // [gfx1201 captures] 0x0401 * 2^-1: 0x0200, toward +inf 0x0201.
-    for (mode, want) in [(0xf0, 0x0200), (0xf4, 0x0201), (0xf8, 0x0200), (0xfc, 0x0200)] {
+    for (mode, want) in [
+        (0xf0, 0x0200),
+        (0xf4, 0x0201),
+        (0xf8, 0x0200),
+        (0xfc, 0x0200),
+    ] {
         ld(LdexpF16, mode, 0x0401, 0xffff, want);
     }
-    for (mode, want) in [(0xf0, 0x8200), (0xf4, 0x8200), (0xf8, 0x8201), (0xfc, 0x8200)] {
+    for (mode, want) in [
+        (0xf0, 0x8200),
+        (0xf4, 0x8200),
+        (0xf8, 0x8201),
+        (0xfc, 0x8200),
+    ] {
         ld(LdexpF16, mode, 0x8401, 0xffff, want);
     }
     // Half of the smallest subnormal ties to even (0); a hair more rounds up.
     ld(LdexpF32, KEEP, 0x0080_0000, neg(-24), 0);
     ld(LdexpF32, KEEP, 0x0080_0001, neg(-24), 1);
     ld(LdexpF32, 0xfa, 0x8080_0000, neg(-24), 0x8000_0001); // toward -inf [gfx1100, gfx1201 captures]
-    // Rounding up the largest subnormal gives the smallest normal.
+                                                            // Rounding up the largest subnormal gives the smallest normal.
     ld(LdexpF32, KEEP, 0x00ff_ffff, neg(-1), 0x0080_0000);
     ld(LdexpF16, KEEP, 0x3bff, neg(-14), 0x0400);
 }
@@ -118,19 +170,40 @@ fn tininess_is_judged_before_rounding_when_outputs_are_flushed() {
 #[test]
 fn overflow_follows_fp_round() {
     // F32 max * 2 under each rounding, both signs.
-    let pos = [(0xf0, 0x7f80_0000), (0xf1, 0x7f80_0000), (0xf2, 0x7f7f_ffff), (0xf3, 0x7f7f_ffff)];
-    let negs = [(0xf0, 0xff80_0000), (0xf1, 0xff7f_ffff), (0xf2, 0xff80_0000), (0xf3, 0xff7f_ffff)];
+    let pos = [
+        (0xf0, 0x7f80_0000),
+        (0xf1, 0x7f80_0000),
+        (0xf2, 0x7f7f_ffff),
+        (0xf3, 0x7f7f_ffff),
+    ];
+    let negs = [
+        (0xf0, 0xff80_0000),
+        (0xf1, 0xff7f_ffff),
+        (0xf2, 0xff80_0000),
+        (0xf3, 0xff7f_ffff),
+    ];
     for (mode, want) in pos {
         ld(LdexpF32, mode, 0x7f7f_ffff, 1, want);
     }
     for (mode, want) in negs {
         ld(LdexpF32, mode, 0xff7f_ffff, 1, want);
     }
-    for (mode, want) in [(0xf0, 0xfc00), (0xf4, 0xfbff), (0xf8, 0xfc00), (0xfc, 0xfbff)] {
+    for (mode, want) in [
+        (0xf0, 0xfc00),
+        (0xf4, 0xfbff),
+        (0xf8, 0xfc00),
+        (0xfc, 0xfbff),
+    ] {
         ld(LdexpF16, mode, 0xbc00, 0x7fff, want);
     }
     // [gfx1201 capture] F64 max * 2 -> +inf.
-    ld(LdexpF64, KEEP, 0x7fef_ffff_ffff_ffff, 1, 0x7ff0_0000_0000_0000);
+    ld(
+        LdexpF64,
+        KEEP,
+        0x7fef_ffff_ffff_ffff,
+        1,
+        0x7ff0_0000_0000_0000,
+    );
 }
 
 #[test]
@@ -141,15 +214,41 @@ fn fp16_ovfl_saturates_f16_only() {
     }
     // F32 and F64 never saturate.
     ld(LdexpF32, KEEP | FP16_OVFL, 0x7f7f_ffff, 1, 0x7f80_0000);
-    ld(LdexpF64, KEEP | FP16_OVFL, 0x7fef_ffff_ffff_ffff, 1, 0x7ff0_0000_0000_0000);
+    ld(
+        LdexpF64,
+        KEEP | FP16_OVFL,
+        0x7fef_ffff_ffff_ffff,
+        1,
+        0x7ff0_0000_0000_0000,
+    );
 }
 
 #[test]
 fn effective_omod_flushes_tiny_results() {
     // [gfx1201 capture]: 0x3bff * 2^-14 mul:2 under 0xf0 -> tiny, flushed, +0.
-    assert_eq!(vop3("gfx1201", KEEP, LdexpF16, 0x3bff, 0xfff2, M::omod(Omod::Mul2)), 0);
+    assert_eq!(
+        vop3(
+            "gfx1201",
+            KEEP,
+            LdexpF16,
+            0x3bff,
+            0xfff2,
+            M::omod(Omod::Mul2)
+        ),
+        0
+    );
     // gfx1100 keeps output subnormals under 0xf0: OMOD ignored, no flush.
-    assert_eq!(vop3("gfx1100", KEEP, LdexpF16, 0x3bff, 0xfff2, M::omod(Omod::Mul2)), 0x0400);
+    assert_eq!(
+        vop3(
+            "gfx1100",
+            KEEP,
+            LdexpF16,
+            0x3bff,
+            0xfff2,
+            M::omod(Omod::Mul2)
+        ),
+        0x0400
+    );
     // [gfx1201] 0x0400 * 2^-1 mul:4 under MODE 0 -> +0; gfx1100's gate is open under MODE 0 too.
     for t in TARGETS {
         assert_eq!(vop3(t, 0, LdexpF16, 0x0400, 0xffff, M::omod(Omod::Mul4)), 0);
@@ -161,6 +260,12 @@ fn effective_omod_flushes_tiny_results() {
 #[test]
 fn rounding_happens_before_omod() {
     // 0x7bff * 2 overflows to +inf first, and div:2 leaves infinity alone.
-    assert_eq!(vop3("gfx1201", KEEP, LdexpF16, 0x7bff, 1, M::omod(Omod::Div2)), 0x7c00);
-    assert_eq!(vop3("gfx1100", 0x00, LdexpF16, 0x7bff, 1, M::omod(Omod::Div2)), 0x7c00);
+    assert_eq!(
+        vop3("gfx1201", KEEP, LdexpF16, 0x7bff, 1, M::omod(Omod::Div2)),
+        0x7c00
+    );
+    assert_eq!(
+        vop3("gfx1100", 0x00, LdexpF16, 0x7bff, 1, M::omod(Omod::Div2)),
+        0x7c00
+    );
 }

@@ -34,7 +34,10 @@ fn mode_fields_are_read_per_result_format() {
         // 0xf3: toward zero for F32, nearest-even for F16/F64.
         assert_eq!(vop3(t, 0xf3, FractF32, 0xb7cb_b5fd, 0, PLAIN), 0x3f7f_fe68);
         assert_eq!(vop3(t, 0xf3, FractF16, 0xb58d, 0, PLAIN), 0x393a);
-        assert_eq!(vop3(t, 0xf3, FractF64, 0xbce2_54ae_32fc_7a4f, 0, PLAIN), 0x3fef_ffff_ffff_ffee);
+        assert_eq!(
+            vop3(t, 0xf3, FractF64, 0xbce2_54ae_32fc_7a4f, 0, PLAIN),
+            0x3fef_ffff_ffff_ffee
+        );
     }
 }
 
@@ -42,7 +45,11 @@ fn mode_fields_are_read_per_result_format() {
 fn abs_then_neg_on_the_sign_bit_only() {
     let abs = M { abs: true, ..PLAIN };
     let neg = M { neg: true, ..PLAIN };
-    let both = M { abs: true, neg: true, ..PLAIN };
+    let both = M {
+        abs: true,
+        neg: true,
+        ..PLAIN
+    };
     for t in ["gfx1100", "gfx1201"] {
         assert_eq!(id(t, KEEP, LdexpF32, 0xbf80_0000, abs), 0x3f80_0000);
         assert_eq!(id(t, KEEP, LdexpF32, 0x3f80_0000, neg), 0xbf80_0000);
@@ -52,7 +59,10 @@ fn abs_then_neg_on_the_sign_bit_only() {
         assert_eq!(id(t, KEEP, LdexpF32, 0x7fc0_0005, neg), 0xffc0_0005);
         // F16 ABS works on the 16-bit encoding (the harness puts junk above it).
         assert_eq!(id(t, KEEP, LdexpF16, 0xbc00, abs), 0x3c00);
-        assert_eq!(id(t, KEEP, LdexpF64, 0x3ff0_0000_0000_0000, both), 0xbff0_0000_0000_0000);
+        assert_eq!(
+            id(t, KEEP, LdexpF64, 0x3ff0_0000_0000_0000, both),
+            0xbff0_0000_0000_0000
+        );
         // NEG then the input flush: -subnormal -> -0.
         assert_eq!(id(t, 0x00, LdexpF32, 0x0000_0001, neg), 0x8000_0000);
         // [gfx1201 capture] FRACT(-x) of a subnormal: capped.
@@ -72,23 +82,49 @@ fn omod_gate_on_pre_gfx12_targets() {
         (0x010, 0x3fc0_0000), // F32 input bit is irrelevant
     ];
     for (mode, want) in gated {
-        assert_eq!(id("gfx1100", mode, LdexpF32, 0x4040_0000, div2), want, "gfx1100 mode {mode:#x}");
-        assert_eq!(id("gfx1030", mode, LdexpF32, 0x4040_0000, div2), want, "gfx1030 mode {mode:#x}");
-        assert_eq!(id("gfx908", mode, LdexpF32, 0x4040_0000, div2), want, "gfx908 mode {mode:#x}");
+        assert_eq!(
+            id("gfx1100", mode, LdexpF32, 0x4040_0000, div2),
+            want,
+            "gfx1100 mode {mode:#x}"
+        );
+        assert_eq!(
+            id("gfx1030", mode, LdexpF32, 0x4040_0000, div2),
+            want,
+            "gfx1030 mode {mode:#x}"
+        );
+        assert_eq!(
+            id("gfx908", mode, LdexpF32, 0x4040_0000, div2),
+            want,
+            "gfx908 mode {mode:#x}"
+        );
     }
     // F64 reads the F16/F64 output bit.
-    assert_eq!(id("gfx1100", 0x080, LdexpF64, 0x4008_0000_0000_0000, div2), 0x4008_0000_0000_0000);
-    assert_eq!(id("gfx1100", 0x020, LdexpF64, 0x4008_0000_0000_0000, div2), 0x3ff8_0000_0000_0000);
+    assert_eq!(
+        id("gfx1100", 0x080, LdexpF64, 0x4008_0000_0000_0000, div2),
+        0x4008_0000_0000_0000
+    );
+    assert_eq!(
+        id("gfx1100", 0x020, LdexpF64, 0x4008_0000_0000_0000, div2),
+        0x3ff8_0000_0000_0000
+    );
     // gfx1201: always effective, whatever bits 9 and 5 hold.
     for mode in [0x000, 0x020, 0x0f0, IEEE | 0xf0] {
-        assert_eq!(id("gfx1201", mode, LdexpF32, 0x4040_0000, div2), 0x3fc0_0000, "gfx1201 mode {mode:#x}");
+        assert_eq!(
+            id("gfx1201", mode, LdexpF32, 0x4040_0000, div2),
+            0x3fc0_0000,
+            "gfx1201 mode {mode:#x}"
+        );
     }
 }
 
 #[test]
 fn omod_table() {
     let t = "gfx1201";
-    let (m2, m4, d2) = (M::omod(Omod::Mul2), M::omod(Omod::Mul4), M::omod(Omod::Div2));
+    let (m2, m4, d2) = (
+        M::omod(Omod::Mul2),
+        M::omod(Omod::Mul4),
+        M::omod(Omod::Div2),
+    );
     // NaN and infinity unchanged.
     assert_eq!(id(t, KEEP, LdexpF32, 0x7fc0_0123, m2), 0x7fc0_0123);
     assert_eq!(id(t, KEEP, LdexpF32, 0xff80_0000, d2), 0xff80_0000);
@@ -103,20 +139,44 @@ fn omod_table() {
     assert_eq!(id(t, KEEP, LdexpF32, 0x4040_0000, d2), 0x3fc0_0000);
     assert_eq!(id(t, KEEP, LdexpF32, 0x3f80_0000, m2), 0x4000_0000);
     assert_eq!(id(t, KEEP, LdexpF32, 0x3f80_0000, m4), 0x4080_0000);
-    assert_eq!(id(t, KEEP, LdexpF64, 0xbff0_0000_0000_0000, m4), 0xc010_0000_0000_0000);
+    assert_eq!(
+        id(t, KEEP, LdexpF64, 0xbff0_0000_0000_0000, m4),
+        0xc010_0000_0000_0000
+    );
     assert_eq!(id(t, KEEP, LdexpF16, 0x7400, m2), 0x7800);
     // Overflow follows FP_ROUND [gfx1100/gfx1201 capture: toward zero keeps max].
-    for (mode, want) in [(0xf0, 0x7f80_0000), (0xf1, 0x7f80_0000), (0xf2, 0x7f7f_ffff), (0xf3, 0x7f7f_ffff)] {
-        assert_eq!(id(t, mode, LdexpF32, 0x7f7f_ffff, m2), want, "mode {mode:#x}");
+    for (mode, want) in [
+        (0xf0, 0x7f80_0000),
+        (0xf1, 0x7f80_0000),
+        (0xf2, 0x7f7f_ffff),
+        (0xf3, 0x7f7f_ffff),
+    ] {
+        assert_eq!(
+            id(t, mode, LdexpF32, 0x7f7f_ffff, m2),
+            want,
+            "mode {mode:#x}"
+        );
     }
-    for (mode, want) in [(0xf0, 0xff80_0000), (0xf1, 0xff7f_ffff), (0xf2, 0xff80_0000), (0xf3, 0xff7f_ffff)] {
-        assert_eq!(id(t, mode, LdexpF32, 0xff7f_ffff, m2), want, "mode {mode:#x}");
+    for (mode, want) in [
+        (0xf0, 0xff80_0000),
+        (0xf1, 0xff7f_ffff),
+        (0xf2, 0xff80_0000),
+        (0xf3, 0xff7f_ffff),
+    ] {
+        assert_eq!(
+            id(t, mode, LdexpF32, 0xff7f_ffff, m2),
+            want,
+            "mode {mode:#x}"
+        );
     }
     assert_eq!(id("gfx1100", 0x0f, LdexpF32, 0x7f7f_ffff, m2), 0x7f7f_ffff);
     assert_eq!(id(t, KEEP, LdexpF16, 0x7400, m4), 0x7c00);
     assert_eq!(id(t, KEEP | FP16_OVFL, LdexpF16, 0x7400, m4), 0x7bff);
     assert_eq!(id(t, KEEP | FP16_OVFL, LdexpF16, 0xf400, m4), 0xfbff);
-    assert_eq!(id(t, KEEP | FP16_OVFL, LdexpF32, 0x7f7f_ffff, m2), 0x7f80_0000);
+    assert_eq!(
+        id(t, KEEP | FP16_OVFL, LdexpF32, 0x7f7f_ffff, m2),
+        0x7f80_0000
+    );
 }
 
 #[test]
@@ -139,7 +199,12 @@ fn clamp_table() {
     assert_eq!(id("gfx1100", KEEP, LdexpF32, 0xffc0_0001, c), 0xffc0_0001);
     assert_eq!(id("gfx1201", KEEP, LdexpF32, 0xffc0_0001, c), 0);
     // abs(-0.75) mul:2 clamp -> 1.0 [captured].
-    let m = M { abs: true, omod: Omod::Mul2, clamp: true, neg: false };
+    let m = M {
+        abs: true,
+        omod: Omod::Mul2,
+        clamp: true,
+        neg: false,
+    };
     assert_eq!(id("gfx1201", KEEP, LdexpF32, 0xbf40_0000, m), 0x3f80_0000);
     assert_eq!(id("gfx1100", 0x00, LdexpF32, 0xbf40_0000, m), 0x3f80_0000);
     // Under IEEE = 1 the mul:2 is ignored on gfx1100: 0.75 stays.

@@ -13,7 +13,11 @@ use crate::target::{F16DstHigh, TargetSpec};
 use crate::wave::{Wave, MAX_LANES, NUM_SGPRS, NUM_VGPRS};
 
 /// Execute `instr` (an `O` operation on format `F`) on `wave` under `spec`.
-pub fn execute<O: Operation, F: Format>(spec: &TargetSpec, wave: &mut Wave, instr: &Instruction) -> Result<(), ExecError> {
+pub fn execute<O: Operation, F: Format>(
+    spec: &TargetSpec,
+    wave: &mut Wave,
+    instr: &Instruction,
+) -> Result<(), ExecError> {
     validate::<O, F>(spec, wave, instr)?;
     let policy = policy::<F>(spec, wave, instr);
     let lanes = wave.lanes();
@@ -22,7 +26,16 @@ pub fn execute<O: Operation, F: Format>(spec: &TargetSpec, wave: &mut Wave, inst
     let mut exp = [0i32; MAX_LANES];
     let mut raw = [0u64; MAX_LANES];
     let src0_sel = instr.sdwa.map(|s| (s.src0_sel, instr.src0_mods.sext));
-    read_operand(spec, wave, "src0", instr.src0, F::WIDTH, Some(F::KIND), src0_sel, &mut raw[..lanes])?;
+    read_operand(
+        spec,
+        wave,
+        "src0",
+        instr.src0,
+        F::WIDTH,
+        Some(F::KIND),
+        src0_sel,
+        &mut raw[..lanes],
+    )?;
     for (s, &r) in src.iter_mut().zip(&raw[..lanes]) {
         *s = F::narrow(r);
     }
@@ -34,9 +47,22 @@ pub fn execute<O: Operation, F: Format>(spec: &TargetSpec, wave: &mut Wave, inst
         // F32/F64: all 32 bits.
         let width = if F::KIND == FormatKind::F16 { 16 } else { 32 };
         let src1_sel = instr.sdwa.map(|s| (s.src1_sel, instr.src1_mods.sext));
-        read_operand(spec, wave, "src1", src1, width, None, src1_sel, &mut raw[..lanes])?;
+        read_operand(
+            spec,
+            wave,
+            "src1",
+            src1,
+            width,
+            None,
+            src1_sel,
+            &mut raw[..lanes],
+        )?;
         for (e, &r) in exp.iter_mut().zip(&raw[..lanes]) {
-            *e = if width == 16 { i32::from(r as u16 as i16) } else { r as u32 as i32 };
+            *e = if width == 16 {
+                i32::from(r as u16 as i16)
+            } else {
+                r as u32 as i32
+            };
         }
     }
 
@@ -78,42 +104,74 @@ pub fn policy<F: Format>(spec: &TargetSpec, wave: &Wave, instr: &Instruction) ->
 }
 
 fn missing_src1() -> ExecError {
-    ExecError::InvalidOperand { operand: "src1", reason: "LDEXP needs an exponent operand".into() }
+    ExecError::InvalidOperand {
+        operand: "src1",
+        reason: "LDEXP needs an exponent operand".into(),
+    }
 }
 
 fn invalid(operand: &'static str, reason: impl Into<String>) -> ExecError {
-    ExecError::InvalidOperand { operand, reason: reason.into() }
+    ExecError::InvalidOperand {
+        operand,
+        reason: reason.into(),
+    }
 }
 
 /// Check everything about `instr` that could make execution ill-defined.
-fn validate<O: Operation, F: Format>(spec: &TargetSpec, wave: &Wave, instr: &Instruction) -> Result<(), ExecError> {
+fn validate<O: Operation, F: Format>(
+    spec: &TargetSpec,
+    wave: &Wave,
+    instr: &Instruction,
+) -> Result<(), ExecError> {
     let target = spec.target.name();
     if spec.form(instr.opcode, instr.encoding).is_none() {
-        return Err(ExecError::FormNotOnTarget { target, opcode: instr.opcode, encoding: instr.encoding });
+        return Err(ExecError::FormNotOnTarget {
+            target,
+            opcode: instr.opcode,
+            encoding: instr.encoding,
+        });
     }
     if !spec.supports_wave(wave.size()) {
-        return Err(ExecError::WaveSizeNotOnTarget { target, lanes: wave.lanes() });
+        return Err(ExecError::WaveSizeNotOnTarget {
+            target,
+            lanes: wave.lanes(),
+        });
     }
     let enc = instr.encoding;
     if !enc.has_modifiers() {
         let m = instr.src0_mods;
         if m.abs || m.neg || instr.clamp || instr.omod != crate::kernels::Omod::None {
             return Err(ExecError::InvalidModifier {
-                reason: format!("the {} encoding has no ABS, NEG, CLAMP or OMOD", enc.suffix()),
+                reason: format!(
+                    "the {} encoding has no ABS, NEG, CLAMP or OMOD",
+                    enc.suffix()
+                ),
             });
         }
     }
     if instr.src1_mods.abs || instr.src1_mods.neg {
-        return Err(ExecError::InvalidModifier { reason: "ABS/NEG apply to floating sources only, not src1".into() });
+        return Err(ExecError::InvalidModifier {
+            reason: "ABS/NEG apply to floating sources only, not src1".into(),
+        });
     }
     match (enc, instr.sdwa) {
-        (Encoding::Sdwa, None) => return Err(ExecError::InvalidModifier { reason: "an SDWA instruction needs SDWA selectors".into() }),
+        (Encoding::Sdwa, None) => {
+            return Err(ExecError::InvalidModifier {
+                reason: "an SDWA instruction needs SDWA selectors".into(),
+            })
+        }
         (Encoding::Sdwa, Some(_)) => {}
-        (_, Some(_)) => return Err(ExecError::InvalidModifier { reason: "SDWA selectors on a non-SDWA encoding".into() }),
+        (_, Some(_)) => {
+            return Err(ExecError::InvalidModifier {
+                reason: "SDWA selectors on a non-SDWA encoding".into(),
+            })
+        }
         (_, None) => {}
     }
     if enc != Encoding::Sdwa && (instr.src0_mods.sext || instr.src1_mods.sext) {
-        return Err(ExecError::InvalidModifier { reason: "sext is an SDWA modifier".into() });
+        return Err(ExecError::InvalidModifier {
+            reason: "sext is an SDWA modifier".into(),
+        });
     }
     match (O::HAS_EXPONENT, instr.src1) {
         (true, None) => return Err(missing_src1()),
@@ -141,7 +199,13 @@ fn validate<O: Operation, F: Format>(spec: &TargetSpec, wave: &Wave, instr: &Ins
     Ok(())
 }
 
-fn check_part(spec: &TargetSpec, operand: &'static str, part: Part, width: u32, enc: Encoding) -> Result<(), ExecError> {
+fn check_part(
+    spec: &TargetSpec,
+    operand: &'static str,
+    part: Part,
+    width: u32,
+    enc: Encoding,
+) -> Result<(), ExecError> {
     if part == Part::Full {
         return Ok(());
     }
@@ -149,29 +213,55 @@ fn check_part(spec: &TargetSpec, operand: &'static str, part: Part, width: u32, 
         return Err(invalid(operand, "a register half needs a 16-bit operand"));
     }
     if !spec.true16.value || enc == Encoding::Sdwa {
-        return Err(invalid(operand, format!("{} has no true16 register halves", spec.target)));
+        return Err(invalid(
+            operand,
+            format!("{} has no true16 register halves", spec.target),
+        ));
     }
     Ok(())
 }
 
-fn check_vgpr(spec: &TargetSpec, operand: &'static str, index: u16, part: Part, width: u32, enc: Encoding) -> Result<(), ExecError> {
+fn check_vgpr(
+    spec: &TargetSpec,
+    operand: &'static str,
+    index: u16,
+    part: Part,
+    width: u32,
+    enc: Encoding,
+) -> Result<(), ExecError> {
     check_part(spec, operand, part, width, enc)?;
     let index = usize::from(index);
     let regs = if width == 64 { 2 } else { 1 };
     if index + regs > NUM_VGPRS {
-        return Err(ExecError::RegisterOutOfRange { operand, kind: "vgpr", index, count: NUM_VGPRS });
+        return Err(ExecError::RegisterOutOfRange {
+            operand,
+            kind: "vgpr",
+            index,
+            count: NUM_VGPRS,
+        });
     }
     if width == 64 && spec.aligned_vgpr_pairs.value && index % 2 != 0 {
         return Err(ExecError::MisalignedPair { operand, index });
     }
     // True16 e32 forms address v0..v127 with bit 7 choosing the half.
     if width == 16 && spec.true16.value && !enc.has_modifiers() && index >= 128 {
-        return Err(ExecError::RegisterOutOfRange { operand, kind: "16-bit e32 vgpr", index, count: 128 });
+        return Err(ExecError::RegisterOutOfRange {
+            operand,
+            kind: "16-bit e32 vgpr",
+            index,
+            count: 128,
+        });
     }
     Ok(())
 }
 
-fn check_source(spec: &TargetSpec, operand: &'static str, op: Operand, width: u32, enc: Encoding) -> Result<(), ExecError> {
+fn check_source(
+    spec: &TargetSpec,
+    operand: &'static str,
+    op: Operand,
+    width: u32,
+    enc: Encoding,
+) -> Result<(), ExecError> {
     match op {
         Operand::Vgpr { index, part } => check_vgpr(spec, operand, index, part, width, enc),
         Operand::Scalar { reg, part } => {
@@ -180,7 +270,12 @@ fn check_source(spec: &TargetSpec, operand: &'static str, op: Operand, width: u3
                 let n = usize::from(n);
                 let regs = if width == 64 { 2 } else { 1 };
                 if n + regs > NUM_SGPRS {
-                    return Err(ExecError::RegisterOutOfRange { operand, kind: "sgpr", index: n, count: NUM_SGPRS });
+                    return Err(ExecError::RegisterOutOfRange {
+                        operand,
+                        kind: "sgpr",
+                        index: n,
+                        count: NUM_SGPRS,
+                    });
                 }
                 if width == 64 && n % 2 != 0 {
                     return Err(ExecError::MisalignedPair { operand, index: n });
@@ -195,7 +290,10 @@ fn check_source(spec: &TargetSpec, operand: &'static str, op: Operand, width: u3
             if (-16..=64).contains(&v) {
                 Ok(())
             } else {
-                Err(invalid(operand, format!("inline integer {v} is outside -16..=64")))
+                Err(invalid(
+                    operand,
+                    format!("inline integer {v} is outside -16..=64"),
+                ))
             }
         }
         Operand::InlineFloat(_) | Operand::Literal(_) => Ok(()),
@@ -251,14 +349,22 @@ fn read_operand(
     sel: Option<(SdwaSel, bool)>,
     out: &mut [u64],
 ) -> Result<(), ExecError> {
-    let mask = if width == 64 { u64::MAX } else { (1u64 << width) - 1 };
+    let mask = if width == 64 {
+        u64::MAX
+    } else {
+        (1u64 << width) - 1
+    };
     // 16-bit operands take the selected half; SDWA takes the selected field.
     let narrow = |v32: u64, part: Part| -> u64 {
         let v = match sel {
             Some((s, sext)) => u64::from(s.extract(v32 as u32, sext)),
             None => v32,
         };
-        let v = if width == 16 && part == Part::Hi { v >> 16 } else { v };
+        let v = if width == 16 && part == Part::Hi {
+            v >> 16
+        } else {
+            v
+        };
         v & mask
     };
     match op {
@@ -266,11 +372,21 @@ fn read_operand(
             let index = usize::from(index);
             let lo = wave
                 .vgpr_lanes(index)
-                .ok_or(ExecError::RegisterOutOfRange { operand, kind: "vgpr", index, count: NUM_VGPRS })?;
+                .ok_or(ExecError::RegisterOutOfRange {
+                    operand,
+                    kind: "vgpr",
+                    index,
+                    count: NUM_VGPRS,
+                })?;
             if width == 64 {
                 let hi = wave
                     .vgpr_lanes(index + 1)
-                    .ok_or(ExecError::RegisterOutOfRange { operand, kind: "vgpr", index: index + 1, count: NUM_VGPRS })?;
+                    .ok_or(ExecError::RegisterOutOfRange {
+                        operand,
+                        kind: "vgpr",
+                        index: index + 1,
+                        count: NUM_VGPRS,
+                    })?;
                 for ((o, &l), &h) in out.iter_mut().zip(lo).zip(hi) {
                     *o = u64::from(h) << 32 | u64::from(l);
                 }
@@ -287,12 +403,20 @@ fn read_operand(
         }
         Operand::InlineInt(i) => out.fill(i as i64 as u64 & mask),
         Operand::InlineFloat(c) => {
-            let format = float.unwrap_or(if width == 16 { FormatKind::F16 } else { FormatKind::F32 });
+            let format = float.unwrap_or(if width == 16 {
+                FormatKind::F16
+            } else {
+                FormatKind::F32
+            });
             out.fill(c.bits(format) & mask);
         }
         Operand::Literal(l) => {
             // A 64-bit float operand's literal is its high dword.
-            let v = if width == 64 { u64::from(l) << 32 } else { u64::from(l) & mask };
+            let v = if width == 64 {
+                u64::from(l) << 32
+            } else {
+                u64::from(l) & mask
+            };
             out.fill(v);
         }
     }
@@ -301,13 +425,23 @@ fn read_operand(
 }
 
 /// Write the results of the active lanes.
-fn write_back<F: Format>(spec: &TargetSpec, wave: &mut Wave, instr: &Instruction, out: &[F::Bits]) -> Result<(), ExecError> {
+fn write_back<F: Format>(
+    spec: &TargetSpec,
+    wave: &mut Wave,
+    instr: &Instruction,
+    out: &[F::Bits],
+) -> Result<(), ExecError> {
     let Operand::Vgpr { index, part } = instr.dst else {
         return Err(invalid("dst", "the destination must be a VGPR"));
     };
     let index = usize::from(index);
     let exec = wave.exec();
-    let oob = ExecError::RegisterOutOfRange { operand: "dst", kind: "vgpr", index, count: NUM_VGPRS };
+    let oob = ExecError::RegisterOutOfRange {
+        operand: "dst",
+        kind: "vgpr",
+        index,
+        count: NUM_VGPRS,
+    };
     if F::WIDTH == 64 {
         let mut hi_vals = [0u32; MAX_LANES];
         {

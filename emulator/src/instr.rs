@@ -220,19 +220,31 @@ pub enum Operand {
 impl Operand {
     /// vN (whole register, or pair vN:vN+1 for 64-bit operands).
     pub fn v(index: u16) -> Operand {
-        Operand::Vgpr { index, part: Part::Full }
+        Operand::Vgpr {
+            index,
+            part: Part::Full,
+        }
     }
     /// vN.l
     pub fn v_lo(index: u16) -> Operand {
-        Operand::Vgpr { index, part: Part::Lo }
+        Operand::Vgpr {
+            index,
+            part: Part::Lo,
+        }
     }
     /// vN.h
     pub fn v_hi(index: u16) -> Operand {
-        Operand::Vgpr { index, part: Part::Hi }
+        Operand::Vgpr {
+            index,
+            part: Part::Hi,
+        }
     }
     /// sN
     pub fn s(index: u8) -> Operand {
-        Operand::Scalar { reg: ScalarReg::Sgpr(index), part: Part::Full }
+        Operand::Scalar {
+            reg: ScalarReg::Sgpr(index),
+            part: Part::Full,
+        }
     }
 }
 
@@ -450,13 +462,26 @@ impl Instruction {
             src1_mods: SrcMods::default(),
             clamp: false,
             omod: Omod::None,
-            sdwa: if encoding == Encoding::Sdwa { Some(Sdwa::default()) } else { None },
+            sdwa: if encoding == Encoding::Sdwa {
+                Some(Sdwa::default())
+            } else {
+                None
+            },
         }
     }
 
     /// A two-source instruction with no modifiers.
-    pub fn binary(opcode: Opcode, encoding: Encoding, dst: Operand, src0: Operand, src1: Operand) -> Instruction {
-        Instruction { src1: Some(src1), ..Instruction::unary(opcode, encoding, dst, src0) }
+    pub fn binary(
+        opcode: Opcode,
+        encoding: Encoding,
+        dst: Operand,
+        src0: Operand,
+        src1: Operand,
+    ) -> Instruction {
+        Instruction {
+            src1: Some(src1),
+            ..Instruction::unary(opcode, encoding, dst, src0)
+        }
     }
 
     /// With ABS on src0.

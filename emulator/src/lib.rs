@@ -41,9 +41,12 @@ pub mod wave;
 pub mod generated;
 
 pub use error::ExecError;
-pub use instr::{DstUnused, Encoding, FloatConst, Instruction, Opcode, Operand, Part, ScalarReg, Sdwa, SdwaSel, SrcMods};
+pub use instr::{
+    DstUnused, Encoding, FloatConst, Instruction, Opcode, Operand, Part, ScalarReg, Sdwa, SdwaSel,
+    SrcMods,
+};
 pub use kernels::{Mode, Omod, Round};
-pub use target::{Evidence, Family, TargetSpec, Target, WaveSize};
+pub use target::{Evidence, Family, Target, TargetSpec, WaveSize};
 pub use wave::Wave;
 
 /// Execute one instruction on `wave` as `target` does.

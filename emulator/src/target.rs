@@ -252,7 +252,9 @@ impl TargetSpec {
 
     /// The form of `opcode` in `encoding`, if the target has it.
     pub fn form(&self, opcode: Opcode, encoding: Encoding) -> Option<&'static Form> {
-        self.forms.iter().find(|f| f.opcode == opcode && f.encoding == encoding)
+        self.forms
+            .iter()
+            .find(|f| f.opcode == opcode && f.encoding == encoding)
     }
 
     /// Whether the target supports `size`.

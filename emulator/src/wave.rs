@@ -46,7 +46,10 @@ impl Wave {
     /// A wave of `size` lanes on `target`, refused when the target lacks it.
     pub fn for_target_with_size(target: Target, size: WaveSize) -> Result<Wave, ExecError> {
         if !target.spec().supports_wave(size) {
-            return Err(ExecError::WaveSizeNotOnTarget { target: target.name(), lanes: size.lanes() });
+            return Err(ExecError::WaveSizeNotOnTarget {
+                target: target.name(),
+                lanes: size.lanes(),
+            });
         }
         Ok(Wave::new(size))
     }
@@ -108,10 +111,18 @@ impl Wave {
 
     fn check_vgpr(&self, index: usize, lane: usize) -> Result<usize, ExecError> {
         if index >= NUM_VGPRS {
-            return Err(ExecError::RegisterOutOfRange { operand: "vgpr", kind: "vgpr", index, count: NUM_VGPRS });
+            return Err(ExecError::RegisterOutOfRange {
+                operand: "vgpr",
+                kind: "vgpr",
+                index,
+                count: NUM_VGPRS,
+            });
         }
         if lane >= self.lanes() {
-            return Err(ExecError::LaneOutOfRange { lane, lanes: self.lanes() });
+            return Err(ExecError::LaneOutOfRange {
+                lane,
+                lanes: self.lanes(),
+            });
         }
         Ok(index * MAX_LANES + lane)
     }
@@ -164,7 +175,12 @@ impl Wave {
         self.sgprs
             .get(index)
             .copied()
-            .ok_or(ExecError::RegisterOutOfRange { operand: "sgpr", kind: "sgpr", index, count: NUM_SGPRS })
+            .ok_or(ExecError::RegisterOutOfRange {
+                operand: "sgpr",
+                kind: "sgpr",
+                index,
+                count: NUM_SGPRS,
+            })
     }
 
     /// Set SGPR `index`.
@@ -172,7 +188,12 @@ impl Wave {
         let slot = self
             .sgprs
             .get_mut(index)
-            .ok_or(ExecError::RegisterOutOfRange { operand: "sgpr", kind: "sgpr", index, count: NUM_SGPRS })?;
+            .ok_or(ExecError::RegisterOutOfRange {
+                operand: "sgpr",
+                kind: "sgpr",
+                index,
+                count: NUM_SGPRS,
+            })?;
         *slot = value;
         Ok(())
     }

@@ -60,7 +60,10 @@ pub fn check(target: &str, mode: u32, instr: Instruction, inputs: &[Reg], expect
     }
     for r in 0..16 {
         for lane in 0..wave.lanes() {
-            let (got, exp) = (wave.vgpr(r, lane).expect("in range"), want.vgpr(r, lane).expect("in range"));
+            let (got, exp) = (
+                wave.vgpr(r, lane).expect("in range"),
+                want.vgpr(r, lane).expect("in range"),
+            );
             assert_eq!(
                 got, exp,
                 "{target} mode {mode:#010x} {instr:?}: v{r} lane {lane}: expected {exp:#010x}, got {got:#010x}"
@@ -81,14 +84,22 @@ pub struct M {
 }
 
 /// No modifiers.
-pub const PLAIN: M = M { abs: false, neg: false, omod: Omod::None, clamp: false };
+pub const PLAIN: M = M {
+    abs: false,
+    neg: false,
+    omod: Omod::None,
+    clamp: false,
+};
 
 impl M {
     pub fn omod(o: Omod) -> M {
         M { omod: o, ..PLAIN }
     }
     pub fn clamp() -> M {
-        M { clamp: true, ..PLAIN }
+        M {
+            clamp: true,
+            ..PLAIN
+        }
     }
 }
 
@@ -106,10 +117,24 @@ pub fn vop3(target: &str, mode: u32, opcode: Opcode, src0: u64, src1: u32, m: M)
 }
 
 /// As [`vop3`] for any encoding (e32 forms take no modifiers).
-pub fn run_form(target: &str, mode: u32, opcode: Opcode, encoding: Encoding, src0: u64, src1: u32, m: M) -> u64 {
+pub fn run_form(
+    target: &str,
+    mode: u32,
+    opcode: Opcode,
+    encoding: Encoding,
+    src0: u64,
+    src1: u32,
+    m: M,
+) -> u64 {
     let t: Target = target.parse().expect("known target");
     let bits = opcode.format().bits();
-    let half = |n: u16| if bits == 16 && is_true16(t) { Operand::v_lo(n) } else { Operand::v(n) };
+    let half = |n: u16| {
+        if bits == 16 && is_true16(t) {
+            Operand::v_lo(n)
+        } else {
+            Operand::v(n)
+        }
+    };
     let mut instr = if opcode.is_ldexp() {
         Instruction::binary(opcode, encoding, half(0), half(2), half(4))
     } else {
@@ -126,13 +151,19 @@ pub fn run_form(target: &str, mode: u32, opcode: Opcode, encoding: Encoding, src
         64 => wave.set_vgpr64_all(2, src0).expect("in range"),
         32 => wave.set_vgpr_all(2, src0 as u32).expect("in range"),
         // Junk in the unused high half must be ignored.
-        _ => wave.set_vgpr_all(2, 0x5a5a_0000 | (src0 as u32 & 0xffff)).expect("in range"),
+        _ => wave
+            .set_vgpr_all(2, 0x5a5a_0000 | (src0 as u32 & 0xffff))
+            .expect("in range"),
     }
     wave.set_vgpr_all(4, src1).expect("in range");
     wave.set_mode(mode);
     wave.set_exec(wave.size().exec_mask() & !(1 << INACTIVE_LANE));
     execute(t, &mut wave, &instr).unwrap_or_else(|e| panic!("{target} {instr:?}: {e}"));
-    assert_eq!(wave.vgpr64(0, INACTIVE_LANE).expect("in range"), dst_poison, "inactive lane written");
+    assert_eq!(
+        wave.vgpr64(0, INACTIVE_LANE).expect("in range"),
+        dst_poison,
+        "inactive lane written"
+    );
     let out = wave.vgpr64(0, 0).expect("in range");
     match bits {
         64 => out,
@@ -142,7 +173,8 @@ pub fn run_form(target: &str, mode: u32, opcode: Opcode, encoding: Encoding, src
         }
         _ => {
             let high = (out >> 16) & 0xffff;
-            if t.spec().f16_dst_high.value == amdgpu_valu::target::F16DstHigh::Zero && !is_true16(t) {
+            if t.spec().f16_dst_high.value == amdgpu_valu::target::F16DstHigh::Zero && !is_true16(t)
+            {
                 assert_eq!(high, 0, "GFX9 zeroes the high half of an F16 result");
             } else {
                 assert_eq!(high, 0xa5a5, "high half of an F16 result not preserved");

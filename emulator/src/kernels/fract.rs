@@ -83,11 +83,20 @@ pub fn fract_detail<F: Format>(s: u64, p: &Policy) -> (u64, FractCase, Rounding)
         if frac == 0 {
             return (0, FractCase::ZeroOrInteger, exact);
         }
+<<<<<<< HEAD
         let r = if negative { (1u64 << frac_bits) - frac } else { frac };
         if !negative && e == -1 {
             return (s, FractCase::BelowOne, exact);
         }
         return (normalize_exact::<F>(r, e - F::MAN as i32), FractCase::ExactFraction, exact);
+=======
+        let r = if negative {
+            (1u64 << frac_bits) - frac
+        } else {
+            frac
+        };
+        return normalize_exact::<F>(r, e - F::MAN as i32);
+>>>>>>> main
     }
     if !negative {
         // 0 < x < 0.5: x itself; only a subnormal x can need the output flush.

@@ -195,7 +195,10 @@ pub enum OmodDecision {
 impl OmodDecision {
     /// True when OMOD is applied.
     pub fn effective(self) -> bool {
-        matches!(self, OmodDecision::EffectiveAlways | OmodDecision::EffectiveGateOpen)
+        matches!(
+            self,
+            OmodDecision::EffectiveAlways | OmodDecision::EffectiveGateOpen
+        )
     }
 }
 
@@ -273,7 +276,11 @@ impl Policy {
             keep_input_denorm: mode.keep_input_denorm::<F>(),
             keep_output_denorm,
             saturate_overflow: F::KIND == super::format::FormatKind::F16 && mode.fp16_ovfl(),
-            omod: if omod_decision.effective() { mods.omod } else { Omod::None },
+            omod: if omod_decision.effective() {
+                mods.omod
+            } else {
+                Omod::None
+            },
             omod_decision,
             clamp: mods.clamp,
             clamp_nan_to_zero,

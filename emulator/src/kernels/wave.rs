@@ -45,7 +45,12 @@ impl Operation for Ldexp {
 /// Run operation `O` over every lane of `src` (with `exp` the per-lane
 /// exponents; ignored by FRACT), writing `dst`. The slices are zipped: the
 /// shortest bounds the lanes processed.
-pub fn run_lanes<O: Operation, F: Format>(src: &[F::Bits], exp: &[i32], dst: &mut [F::Bits], p: &Policy) {
+pub fn run_lanes<O: Operation, F: Format>(
+    src: &[F::Bits],
+    exp: &[i32],
+    dst: &mut [F::Bits],
+    p: &Policy,
+) {
     for ((d, &s), &e) in dst.iter_mut().zip(src).zip(exp) {
         *d = F::narrow(O::lane::<F>(F::widen(s), e, p));
     }
@@ -62,7 +67,13 @@ pub enum KernelPath {
 
 /// Run operation `O` over the lanes on the chosen path. Both paths give
 /// identical bits for every input.
-pub fn run_lanes_on<O: Operation, F: Format>(path: KernelPath, src: &[F::Bits], exp: &[i32], dst: &mut [F::Bits], p: &Policy) {
+pub fn run_lanes_on<O: Operation, F: Format>(
+    path: KernelPath,
+    src: &[F::Bits],
+    exp: &[i32],
+    dst: &mut [F::Bits],
+    p: &Policy,
+) {
     match path {
         // The SIMD path is not written yet; it falls back to the scalar loop.
         KernelPath::Scalar | KernelPath::Simd => run_lanes::<O, F>(src, exp, dst, p),
