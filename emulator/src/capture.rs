@@ -105,7 +105,11 @@ pub fn parse_line(line: usize, text: &str) -> Result<Option<Row>, CaptureError> 
     if trimmed.is_empty() || trimmed.starts_with('#') {
         return Ok(None);
     }
-    let err = |column: usize, message: String| CaptureError { line, column, message };
+    let err = |column: usize, message: String| CaptureError {
+        line,
+        column,
+        message,
+    };
     // Columns with their starting character positions.
     let mut cols: Vec<(usize, &str)> = Vec::new();
     let mut start = 0;
@@ -118,10 +122,19 @@ pub fn parse_line(line: usize, text: &str) -> Result<Option<Row>, CaptureError> 
         }
     }
     if cols.len() < 5 || cols.len() > 6 {
-        return Err(err(1, format!("expected 5 or 6 tab-separated columns, found {}", cols.len())));
+        return Err(err(
+            1,
+            format!(
+                "expected 5 or 6 tab-separated columns, found {}",
+                cols.len()
+            ),
+        ));
     }
     let (tc, target) = cols[0];
-    let target: Target = target.trim().parse().map_err(|e: crate::ExecError| err(tc, e.to_string()))?;
+    let target: Target = target
+        .trim()
+        .parse()
+        .map_err(|e: crate::ExecError| err(tc, e.to_string()))?;
     let (mc, mode) = cols[1];
     let mode = parse_hex(mode.trim(), 32).map_err(|m| err(mc, format!("MODE: {m}")))? as u32;
     let (ic, instruction) = cols[2];
@@ -137,7 +150,9 @@ pub fn parse_line(line: usize, text: &str) -> Result<Option<Row>, CaptureError> 
         }
     }
     let encoding = match cols.get(5) {
-        Some(&(ec, e)) if !e.trim().is_empty() => Some(parse_bytes(e.trim()).map_err(|m| err(ec, m))?),
+        Some(&(ec, e)) if !e.trim().is_empty() => {
+            Some(parse_bytes(e.trim()).map_err(|m| err(ec, m))?)
+        }
         _ => None,
     };
     Ok(Some(Row {
@@ -175,11 +190,19 @@ fn parse_bytes(s: &str) -> Result<Vec<u8>, String> {
         .ok_or_else(|| format!("encoding `{s}` is not of the form [0x..,0x..]"))?;
     inner
         .split(',')
-        .map(|b| parse_hex(b.trim(), 8).map(|v| v as u8).map_err(|m| format!("encoding: {m}")))
+        .map(|b| {
+            parse_hex(b.trim(), 8)
+                .map(|v| v as u8)
+                .map_err(|m| format!("encoding: {m}"))
+        })
         .collect()
 }
 
-fn parse_assignments(text: &str, column: usize, line: usize) -> Result<Vec<Assignment>, CaptureError> {
+fn parse_assignments(
+    text: &str,
+    column: usize,
+    line: usize,
+) -> Result<Vec<Assignment>, CaptureError> {
     let mut out = Vec::new();
     let mut offset = 0;
     for word in text.split(' ') {
@@ -188,7 +211,11 @@ fn parse_assignments(text: &str, column: usize, line: usize) -> Result<Vec<Assig
         if word.is_empty() {
             continue;
         }
-        out.push(parse_assignment(word).map_err(|message| CaptureError { line, column: col, message })?);
+        out.push(parse_assignment(word).map_err(|message| CaptureError {
+            line,
+            column: col,
+            message,
+        })?);
     }
     Ok(out)
 }
@@ -196,23 +223,37 @@ fn parse_assignments(text: &str, column: usize, line: usize) -> Result<Vec<Assig
 /// Parse one assignment such as `v0=0xa5a5a5a5`, `v[2:3]=0x...`, `s4=0x...`,
 /// `exec=0x...`, `wave=32`, `v1[7]=0x...`.
 pub fn parse_assignment(word: &str) -> Result<Assignment, String> {
-    let (name, value) = word.split_once('=').ok_or_else(|| format!("`{word}` is not name=value"))?;
+    let (name, value) = word
+        .split_once('=')
+        .ok_or_else(|| format!("`{word}` is not name=value"))?;
     if name == "wave" {
         let size = match value {
             "32" => WaveSize::Wave32,
             "64" => WaveSize::Wave64,
             _ => return Err(format!("wave must be 32 or 64, not `{value}`")),
         };
-        return Ok(Assignment { loc: Loc::Wave(size), lane: None, value: 0 });
+        return Ok(Assignment {
+            loc: Loc::Wave(size),
+            lane: None,
+            value: 0,
+        });
     }
     if name == "exec" {
-        return Ok(Assignment { loc: Loc::Exec, lane: None, value: parse_hex(value, 64)? });
+        return Ok(Assignment {
+            loc: Loc::Exec,
+            lane: None,
+            value: parse_hex(value, 64)?,
+        });
     }
     // Split an optional [lane] suffix (not the v[N:M] pair syntax).
     let (base, lane) = match name.strip_suffix(']') {
         Some(rest) if !name.starts_with("v[") || rest.matches('[').count() == 2 => {
-            let open = rest.rfind('[').ok_or_else(|| format!("`{name}`: unbalanced ]"))?;
-            let lane: usize = rest[open + 1..].parse().map_err(|_| format!("`{name}`: bad lane number"))?;
+            let open = rest
+                .rfind('[')
+                .ok_or_else(|| format!("`{name}`: unbalanced ]"))?;
+            let lane: usize = rest[open + 1..]
+                .parse()
+                .map_err(|_| format!("`{name}`: bad lane number"))?;
             if lane >= 64 {
                 return Err(format!("`{name}`: lane {lane} out of range (at most 63)"));
             }
@@ -221,14 +262,20 @@ pub fn parse_assignment(word: &str) -> Result<Assignment, String> {
         _ => (name, None),
     };
     let reg = |s: &str, count: usize, kind: &str| -> Result<usize, String> {
-        let n: usize = s.parse().map_err(|_| format!("`{name}` is not a register"))?;
+        let n: usize = s
+            .parse()
+            .map_err(|_| format!("`{name}` is not a register"))?;
         if n >= count {
-            return Err(format!("`{name}`: {kind} {n} out of range (the file has {count})"));
+            return Err(format!(
+                "`{name}`: {kind} {n} out of range (the file has {count})"
+            ));
         }
         Ok(n)
     };
     let loc = if let Some(pair) = base.strip_prefix("v[").and_then(|p| p.strip_suffix(']')) {
-        let (lo, hi) = pair.split_once(':').ok_or_else(|| format!("`{name}`: pair must be v[N:N+1]"))?;
+        let (lo, hi) = pair
+            .split_once(':')
+            .ok_or_else(|| format!("`{name}`: pair must be v[N:N+1]"))?;
         let lo = reg(lo, NUM_VGPRS - 1, "vgpr pair")?;
         let hi = reg(hi, NUM_VGPRS, "vgpr")?;
         if hi != lo + 1 {
@@ -242,11 +289,19 @@ pub fn parse_assignment(word: &str) -> Result<Assignment, String> {
     } else {
         return Err(format!("unknown register `{name}`"));
     };
-    let bits = if matches!(loc, Loc::VgprPair(_)) { 64 } else { 32 };
+    let bits = if matches!(loc, Loc::VgprPair(_)) {
+        64
+    } else {
+        32
+    };
     if lane.is_some() && matches!(loc, Loc::Sgpr(_)) {
         return Err(format!("`{name}`: SGPRs have no lanes"));
     }
-    Ok(Assignment { loc, lane, value: parse_hex(value, bits).map_err(|m| format!("{name}: {m}"))? })
+    Ok(Assignment {
+        loc,
+        lane,
+        value: parse_hex(value, bits).map_err(|m| format!("{name}: {m}"))?,
+    })
 }
 
 /// One register or lane that did not hold what the row expected.
@@ -301,7 +356,9 @@ fn apply(
     set_lane: &mut dyn FnMut(&mut Wave, &Assignment, usize) -> Result<(), crate::ExecError>,
 ) -> Result<(), String> {
     match a.loc {
-        Loc::Sgpr(n) => wave.set_sgpr(usize::from(n), a.value as u32).map_err(|e| e.to_string()),
+        Loc::Sgpr(n) => wave
+            .set_sgpr(usize::from(n), a.value as u32)
+            .map_err(|e| e.to_string()),
         Loc::Exec => {
             wave.set_exec(a.value);
             Ok(())
@@ -310,7 +367,11 @@ fn apply(
         Loc::Vgpr(_) | Loc::VgprPair(_) => {
             let lanes: Vec<usize> = match a.lane {
                 Some(l) if l >= wave.lanes() => {
-                    return Err(format!("{}[{l}]: lane out of range (wave{})", a.loc, wave.lanes()))
+                    return Err(format!(
+                        "{}[{l}]: lane out of range (wave{})",
+                        a.loc,
+                        wave.lanes()
+                    ))
                 }
                 Some(l) => vec![l],
                 None => (0..wave.lanes()).collect(),
@@ -333,12 +394,18 @@ pub fn run_row(row: &Row) -> Outcome {
 }
 
 fn run_row_inner(row: &Row) -> Result<Vec<Mismatch>, String> {
-    let instr = asm::parse(row.target, &row.instruction).map_err(|e| format!("instruction: {e}"))?;
+    let instr =
+        asm::parse(row.target, &row.instruction).map_err(|e| format!("instruction: {e}"))?;
     let mut mismatches = Vec::new();
     if let Some(want) = &row.encoding {
-        let got = asm::assemble(row.target, &row.instruction).map_err(|e| format!("instruction: {e}"))?;
+        let got =
+            asm::assemble(row.target, &row.instruction).map_err(|e| format!("instruction: {e}"))?;
         if &got != want {
-            return Err(format!("encoding: expected {}, assembled {}", format_bytes(want), format_bytes(&got)));
+            return Err(format!(
+                "encoding: expected {}, assembled {}",
+                format_bytes(want),
+                format_bytes(&got)
+            ));
         }
     }
     let mut wave = prepare_wave(row.target, row.mode, &row.inputs)?;
@@ -375,11 +442,19 @@ fn run_row_inner(row: &Row) -> Result<Vec<Mismatch>, String> {
         let uniform = lanes.windows(2).all(|w| w[0] == w[1]);
         if uniform {
             let (expected, actual) = lanes[0];
-            mismatches.push(Mismatch { register: format!("v{r}"), expected, actual });
+            mismatches.push(Mismatch {
+                register: format!("v{r}"),
+                expected,
+                actual,
+            });
         } else {
             for (l, &(expected, actual)) in lanes.iter().enumerate() {
                 if expected != actual {
-                    mismatches.push(Mismatch { register: format!("v{r}[{l}]"), expected, actual });
+                    mismatches.push(Mismatch {
+                        register: format!("v{r}[{l}]"),
+                        expected,
+                        actual,
+                    });
                 }
             }
         }
@@ -387,7 +462,11 @@ fn run_row_inner(row: &Row) -> Result<Vec<Mismatch>, String> {
     for s in 0..NUM_SGPRS {
         let (expected, actual) = (want.sgpr(s).unwrap_or(0), wave.sgpr(s).unwrap_or(0));
         if expected != actual {
-            mismatches.push(Mismatch { register: format!("s{s}"), expected, actual });
+            mismatches.push(Mismatch {
+                register: format!("s{s}"),
+                expected,
+                actual,
+            });
         }
     }
     Ok(mismatches)
@@ -407,24 +486,54 @@ mod tests {
     fn assignments() {
         assert_eq!(
             parse_assignment("v0=0xa5a5a5a5"),
-            Ok(Assignment { loc: Loc::Vgpr(0), lane: None, value: 0xa5a5_a5a5 })
+            Ok(Assignment {
+                loc: Loc::Vgpr(0),
+                lane: None,
+                value: 0xa5a5_a5a5
+            })
         );
         assert_eq!(
             parse_assignment("v[2:3]=0x8000000000000001"),
-            Ok(Assignment { loc: Loc::VgprPair(2), lane: None, value: 0x8000_0000_0000_0001 })
+            Ok(Assignment {
+                loc: Loc::VgprPair(2),
+                lane: None,
+                value: 0x8000_0000_0000_0001
+            })
         );
         assert_eq!(
             parse_assignment("v1[7]=0x1"),
-            Ok(Assignment { loc: Loc::Vgpr(1), lane: Some(7), value: 1 })
+            Ok(Assignment {
+                loc: Loc::Vgpr(1),
+                lane: Some(7),
+                value: 1
+            })
         );
         assert_eq!(
             parse_assignment("v[2:3][5]=0x1"),
-            Ok(Assignment { loc: Loc::VgprPair(2), lane: Some(5), value: 1 })
+            Ok(Assignment {
+                loc: Loc::VgprPair(2),
+                lane: Some(5),
+                value: 1
+            })
         );
         assert_eq!(parse_assignment("s4=0x10").map(|a| a.loc), Ok(Loc::Sgpr(4)));
         assert_eq!(parse_assignment("exec=0xffff").map(|a| a.value), Ok(0xffff));
-        assert_eq!(parse_assignment("wave=64").map(|a| a.loc), Ok(Loc::Wave(WaveSize::Wave64)));
-        for bad in ["v0", "v0=12", "v256=0x0", "v[2:4]=0x0", "x1=0x0", "v0=0x1ffffffff", "wave=16", "v0[64]=0x0", "s0[1]=0x0", "v0=0x"] {
+        assert_eq!(
+            parse_assignment("wave=64").map(|a| a.loc),
+            Ok(Loc::Wave(WaveSize::Wave64))
+        );
+        for bad in [
+            "v0",
+            "v0=12",
+            "v256=0x0",
+            "v[2:4]=0x0",
+            "x1=0x0",
+            "v0=0x1ffffffff",
+            "wave=16",
+            "v0[64]=0x0",
+            "s0[1]=0x0",
+            "v0=0x",
+        ] {
             assert!(parse_assignment(bad).is_err(), "{bad}");
         }
     }
@@ -436,11 +545,19 @@ mod tests {
         assert_eq!((row.line, row.mode, row.instruction_column), (3, 0xf0, 20));
         assert_eq!(parse_line(1, "# comment"), Ok(None));
         assert_eq!(parse_line(1, "   "), Ok(None));
-        let e = parse_line(9, "gfx1201\t0xf0\tv_fract_f32 v0, v1\tv1=0x3fc00000 v2=zz\tv0=0x0").unwrap_err();
+        let e = parse_line(
+            9,
+            "gfx1201\t0xf0\tv_fract_f32 v0, v1\tv1=0x3fc00000 v2=zz\tv0=0x0",
+        )
+        .unwrap_err();
         assert_eq!((e.line, e.column), (9, 47));
         let e = parse_line(2, "gfx9\t0xf0\ti\tv1=0x0\tv0=0x0").unwrap_err();
         assert_eq!((e.line, e.column), (2, 1));
         assert!(parse_line(2, "gfx1201\t0xf0\tv_fract_f32 v0, v1").is_err());
-        assert!(parse_line(2, "gfx1201\t0xf0\tv_fract_f32 v0, v1\tv1=0x0\tv0=0x0\t[0x01,0xzz]").is_err());
+        assert!(parse_line(
+            2,
+            "gfx1201\t0xf0\tv_fract_f32 v0, v1\tv1=0x0\tv0=0x0\t[0x01,0xzz]"
+        )
+        .is_err());
     }
 }

@@ -7,7 +7,11 @@ use crate::kernels::FormatKind;
 pub fn value(format: FormatKind, bits: u64) -> String {
     let (nan, quiet, payload) = match format {
         FormatKind::F16 => (bits & 0x7fff > 0x7c00, bits & 0x200 != 0, bits & 0x1ff),
-        FormatKind::F32 => (bits & 0x7fff_ffff > 0x7f80_0000, bits & 0x40_0000 != 0, bits & 0x3f_ffff),
+        FormatKind::F32 => (
+            bits & 0x7fff_ffff > 0x7f80_0000,
+            bits & 0x40_0000 != 0,
+            bits & 0x3f_ffff,
+        ),
         FormatKind::F64 => (
             bits & 0x7fff_ffff_ffff_ffff > 0x7ff0_0000_0000_0000,
             bits & 0x8_0000_0000_0000 != 0,
@@ -15,7 +19,11 @@ pub fn value(format: FormatKind, bits: u64) -> String {
         ),
     };
     if nan {
-        let sign = if bits >> (format.bits() - 1) & 1 != 0 { "-" } else { "" };
+        let sign = if bits >> (format.bits() - 1) & 1 != 0 {
+            "-"
+        } else {
+            ""
+        };
         let kind = if quiet { "qnan" } else { "snan" };
         return format!("{sign}{kind}(payload {payload:#x})");
     }
@@ -26,7 +34,11 @@ pub fn value(format: FormatKind, bits: u64) -> String {
         FormatKind::F64 => f64::from_bits(bits),
     };
     if v.is_infinite() {
-        return if v < 0.0 { "-inf".into() } else { "+inf".into() };
+        return if v < 0.0 {
+            "-inf".into()
+        } else {
+            "+inf".into()
+        };
     }
     if v == 0.0 && bits >> (format.bits() - 1) & 1 != 0 {
         return "-0".into();

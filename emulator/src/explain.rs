@@ -34,12 +34,20 @@ pub struct Explanation {
 
 impl Explanation {
     fn say(&mut self, stage: &'static str, text: impl Into<String>) {
-        self.steps.push(Step { stage, text: text.into() });
+        self.steps.push(Step {
+            stage,
+            text: text.into(),
+        });
     }
 }
 
 /// Explain `instr` on `target` for `lane` of `wave` (before execution).
-pub fn explain(target: Target, wave: &Wave, instr: &Instruction, lane: usize) -> Result<Explanation, ExecError> {
+pub fn explain(
+    target: Target,
+    wave: &Wave,
+    instr: &Instruction,
+    lane: usize,
+) -> Result<Explanation, ExecError> {
     match instr.opcode.format() {
         FormatKind::F16 => explain_format::<F16>(target, wave, instr, lane),
         FormatKind::F32 => explain_format::<F32>(target, wave, instr, lane),
@@ -52,17 +60,31 @@ fn hex<F: Format>(bits: u64) -> String {
 }
 
 fn show<F: Format>(bits: u64) -> String {
-    format!("{} ({} {})", hex::<F>(bits), F::KIND.name(), value(F::KIND, bits))
+    format!(
+        "{} ({} {})",
+        hex::<F>(bits),
+        F::KIND.name(),
+        value(F::KIND, bits)
+    )
 }
 
 fn round_text(inexact: bool, r: Rounding, p: &Policy) -> String {
     if !inexact {
         return "exact".into();
     }
-    format!("inexact, rounded {} ({})", if r.rounded_up { "up" } else { "down" }, p.round.name())
+    format!(
+        "inexact, rounded {} ({})",
+        if r.rounded_up { "up" } else { "down" },
+        p.round.name()
+    )
 }
 
-fn explain_format<F: Format>(target: Target, wave: &Wave, instr: &Instruction, lane: usize) -> Result<Explanation, ExecError> {
+fn explain_format<F: Format>(
+    target: Target,
+    wave: &Wave,
+    instr: &Instruction,
+    lane: usize,
+) -> Result<Explanation, ExecError> {
     let spec = target.spec();
     let (src, exp) = exec::lane_sources::<F>(spec, wave, instr, lane)?;
     let p = exec::policy::<F>(spec, wave, instr);
@@ -88,7 +110,11 @@ fn explain_format<F: Format>(target: Target, wave: &Wave, instr: &Instruction, l
         keep(p.keep_output_denorm),
     );
     if spec.ieee_dx10_bits.value {
-        m += &format!("; IEEE={} DX10_CLAMP={}", u8::from(mode.ieee()), u8::from(mode.dx10_clamp()));
+        m += &format!(
+            "; IEEE={} DX10_CLAMP={}",
+            u8::from(mode.ieee()),
+            u8::from(mode.dx10_clamp())
+        );
     } else {
         m += &format!("; {} has no IEEE or DX10_CLAMP bits", target);
     }
@@ -118,7 +144,13 @@ fn explain_format<F: Format>(target: Target, wave: &Wave, instr: &Instruction, l
     let prepared = flush_input::<F>(modded, &p);
     if is_subnormal::<F>(modded) {
         if prepared != modded {
-            ex.say("flush", format!("src0 is subnormal and input subnormals are flushed: {}", show::<F>(prepared)));
+            ex.say(
+                "flush",
+                format!(
+                    "src0 is subnormal and input subnormals are flushed: {}",
+                    show::<F>(prepared)
+                ),
+            );
         } else {
             ex.say("flush", "src0 is subnormal and input subnormals are kept");
         }
@@ -149,9 +181,15 @@ fn explain_format<F: Format>(target: Target, wave: &Wave, instr: &Instruction, l
                 };
                 format!("tiny at full precision (below the smallest normal before rounding); flushed to a signed zero because {why}")
             }
-            LdexpCase::Tiny => format!("tiny: rounded to a subnormal, {}", round_text(r.inexact, r, &p)),
+            LdexpCase::Tiny => format!(
+                "tiny: rounded to a subnormal, {}",
+                round_text(r.inexact, r, &p)
+            ),
         };
-        ex.say("operation", format!("{}: {text} -> {}", instr.opcode.mnemonic(), show::<F>(bits)));
+        ex.say(
+            "operation",
+            format!("{}: {text} -> {}", instr.opcode.mnemonic(), show::<F>(bits)),
+        );
         bits
     } else {
         let (bits, case, r) = fract_detail::<F>(prepared, &p);
@@ -159,18 +197,26 @@ fn explain_format<F: Format>(target: Target, wave: &Wave, instr: &Instruction, l
             FractCase::Nan => format!("NaN source: {}", nan_text(&p)),
             FractCase::Infinity => "infinity: the negative quiet NaN".into(),
             FractCase::ZeroOrInteger => "zero or an integer: +0 in every rounding mode".into(),
-            FractCase::BelowOne if r.flushed => "positive subnormal below 1, output subnormals flushed: +0".into(),
+            FractCase::BelowOne if r.flushed => {
+                "positive subnormal below 1, output subnormals flushed: +0".into()
+            }
             FractCase::BelowOne => "positive and below 1: unchanged".into(),
             FractCase::ExactFraction => "|x| >= 0.5: the fraction is exact".into(),
             FractCase::OneMinusSmall => {
-                let mut t = format!("negative, |x| < 0.5: 1 - |x| {}", round_text(r.inexact, r, &p));
+                let mut t = format!(
+                    "negative, |x| < 0.5: 1 - |x| {}",
+                    round_text(r.inexact, r, &p)
+                );
                 if r.capped {
                     t += "; it rounded to 1.0 and is capped at 1 - ulp";
                 }
                 t
             }
         };
-        ex.say("operation", format!("{}: {text} -> {}", instr.opcode.mnemonic(), show::<F>(bits)));
+        ex.say(
+            "operation",
+            format!("{}: {text} -> {}", instr.opcode.mnemonic(), show::<F>(bits)),
+        );
         bits
     };
 
@@ -179,9 +225,10 @@ fn explain_format<F: Format>(target: Target, wave: &Wave, instr: &Instruction, l
     let gate = match p.omod_decision {
         OmodDecision::Absent => None,
         OmodDecision::EffectiveAlways => Some(format!("{} applies OMOD always", target)),
-        OmodDecision::EffectiveGateOpen => {
-            Some("effective: MODE.IEEE=0 and the result format's output subnormals are flushed".to_string())
-        }
+        OmodDecision::EffectiveGateOpen => Some(
+            "effective: MODE.IEEE=0 and the result format's output subnormals are flushed"
+                .to_string(),
+        ),
         OmodDecision::IgnoredIeee => Some("ignored: MODE.IEEE=1".to_string()),
         OmodDecision::IgnoredOutputDenorm => {
             Some("ignored: the result format keeps output subnormals".to_string())
@@ -200,7 +247,11 @@ fn explain_format<F: Format>(target: Target, wave: &Wave, instr: &Instruction, l
     if p.clamp {
         let t = if is_nan::<F>(omodded) {
             if p.clamp_nan_to_zero {
-                let why = if spec.ieee_dx10_bits.value { "MODE.DX10_CLAMP=1" } else { "always on this target" };
+                let why = if spec.ieee_dx10_bits.value {
+                    "MODE.DX10_CLAMP=1"
+                } else {
+                    "always on this target"
+                };
                 format!("NaN clamps to +0 ({why})")
             } else {
                 "NaN is left unchanged (MODE.DX10_CLAMP=0)".into()
@@ -224,4 +275,3 @@ fn nan_text(p: &Policy) -> &'static str {
         "returned unchanged (signalling NaNs are kept when MODE.IEEE=0 on this target)"
     }
 }
-

@@ -29,8 +29,8 @@
 pub mod capture;
 pub mod display;
 pub mod error;
-pub mod explain;
 pub mod exec;
+pub mod explain;
 pub mod instr;
 pub mod kernels;
 pub mod target;

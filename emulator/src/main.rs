@@ -72,18 +72,41 @@ enum Command {
 
 /// The bundled corpus, compiled in so `replay` works from any directory.
 const CORPUS: &[(&str, &str)] = &[
-    ("tests/captures/hw-public.tsv", include_str!("../../tests/captures/hw-public.tsv")),
-    ("tests/captures/spec-examples.tsv", include_str!("../../tests/captures/spec-examples.tsv")),
+    (
+        "tests/captures/hw-public.tsv",
+        include_str!("../../tests/captures/hw-public.tsv"),
+    ),
+    (
+        "tests/captures/spec-examples.tsv",
+        include_str!("../../tests/captures/spec-examples.tsv"),
+    ),
 ];
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Replay { files } => replay(&files),
-        Command::Eval { target, mode, wave, exec, json, instruction, assignments } => {
-            eval(&target, &mode, wave, exec.as_deref(), json, &instruction, &assignments)
-        }
-        Command::Asm { target, instruction } => asm_cmd(&target, &instruction),
+        Command::Eval {
+            target,
+            mode,
+            wave,
+            exec,
+            json,
+            instruction,
+            assignments,
+        } => eval(
+            &target,
+            &mode,
+            wave,
+            exec.as_deref(),
+            json,
+            &instruction,
+            &assignments,
+        ),
+        Command::Asm {
+            target,
+            instruction,
+        } => asm_cmd(&target, &instruction),
         Command::Disasm { target, bytes } => disasm_cmd(&target, &bytes.join(" ")),
         Command::Targets => targets(),
     };
@@ -101,7 +124,10 @@ fn parse_target(name: &str) -> Result<Target, String> {
 }
 
 fn parse_hex_arg(what: &str, s: &str) -> Result<u64, String> {
-    let digits = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")).unwrap_or(s);
+    let digits = s
+        .strip_prefix("0x")
+        .or_else(|| s.strip_prefix("0X"))
+        .unwrap_or(s);
     u64::from_str_radix(digits, 16).map_err(|_| format!("{what}: `{s}` is not a hex number"))
 }
 
@@ -122,7 +148,8 @@ fn replay(files: &[PathBuf]) -> Result<ExitCode, String> {
         sources.push((f.display().to_string(), text));
     }
     let start = Instant::now();
-    let mut per_target: Vec<(Target, Tally)> = Target::ALL.iter().map(|&t| (t, Tally::default())).collect();
+    let mut per_target: Vec<(Target, Tally)> =
+        Target::ALL.iter().map(|&t| (t, Tally::default())).collect();
     let mut unparsed = Tally::default();
     for (name, text) in &sources {
         for (index, line) in text.lines().enumerate() {
@@ -131,7 +158,10 @@ fn replay(files: &[PathBuf]) -> Result<ExitCode, String> {
                 Ok(None) => continue,
                 Ok(Some(row)) => row,
                 Err(e) => {
-                    println!("{name}:{}:{}: malformed row: {}", e.line, e.column, e.message);
+                    println!(
+                        "{name}:{}:{}: malformed row: {}",
+                        e.line, e.column, e.message
+                    );
                     println!("    {line}");
                     unparsed.rows += 1;
                     unparsed.failed += 1;
@@ -150,12 +180,19 @@ fn replay(files: &[PathBuf]) -> Result<ExitCode, String> {
                     tally.failed += 1;
                     println!("{name}:{line_no}: FAIL {}", row.text);
                     for m in mismatches {
-                        println!("    {}: expected {:#010x}, actual {:#010x}", m.register, m.expected, m.actual);
+                        println!(
+                            "    {}: expected {:#010x}, actual {:#010x}",
+                            m.register, m.expected, m.actual
+                        );
                     }
                 }
                 Outcome::Error(reason) => {
                     tally.failed += 1;
-                    let column = if reason.starts_with("instruction") { row.instruction_column } else { 1 };
+                    let column = if reason.starts_with("instruction") {
+                        row.instruction_column
+                    } else {
+                        1
+                    };
                     println!("{name}:{line_no}:{column}: error: {reason}");
                     println!("    {}", row.text);
                 }
@@ -164,22 +201,43 @@ fn replay(files: &[PathBuf]) -> Result<ExitCode, String> {
     }
     let elapsed = start.elapsed();
     println!();
-    println!("{:<10} {:>6} {:>7} {:>7}", "target", "rows", "passed", "failed");
+    println!(
+        "{:<10} {:>6} {:>7} {:>7}",
+        "target", "rows", "passed", "failed"
+    );
     let (mut passed, mut failed) = (unparsed.passed, unparsed.failed);
     for (t, tally) in &per_target {
         if tally.rows == 0 {
             continue;
         }
-        println!("{:<10} {:>6} {:>7} {:>7}", t.name(), tally.rows, tally.passed, tally.failed);
+        println!(
+            "{:<10} {:>6} {:>7} {:>7}",
+            t.name(),
+            tally.rows,
+            tally.passed,
+            tally.failed
+        );
         passed += tally.passed;
         failed += tally.failed;
     }
     if unparsed.rows > 0 {
-        println!("{:<10} {:>6} {:>7} {:>7}", "malformed", unparsed.rows, 0, unparsed.failed);
+        println!(
+            "{:<10} {:>6} {:>7} {:>7}",
+            "malformed", unparsed.rows, 0, unparsed.failed
+        );
     }
-    println!("replayed {} file(s), {} row(s) in {:.1} ms", sources.len(), passed + failed, elapsed.as_secs_f64() * 1e3);
+    println!(
+        "replayed {} file(s), {} row(s) in {:.1} ms",
+        sources.len(),
+        passed + failed,
+        elapsed.as_secs_f64() * 1e3
+    );
     println!("{passed} passed, {failed} failed");
-    Ok(if failed > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    Ok(if failed > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 /// How to show the destination's value: the format and which bits.
@@ -223,10 +281,16 @@ fn eval(
         inputs.push(parse_assignment(a)?);
     }
     if let Some(e) = exec {
-        inputs.push(Assignment { loc: Loc::Exec, lane: None, value: parse_hex_arg("--exec", e)? });
+        inputs.push(Assignment {
+            loc: Loc::Exec,
+            lane: None,
+            value: parse_hex_arg("--exec", e)?,
+        });
     }
     let mut wave: Wave = capture::prepare_wave(target, mode, &inputs)?;
-    let lane = (0..wave.lanes()).find(|&l| wave.lane_active(l)).unwrap_or(0);
+    let lane = (0..wave.lanes())
+        .find(|&l| wave.lane_active(l))
+        .unwrap_or(0);
     let explanation = explain(target, &wave, &instr, lane).map_err(|e| e.to_string())?;
     let before = wave.clone();
     amdgpu_valu::execute(target, &mut wave, &instr).map_err(|e| e.to_string())?;
@@ -258,15 +322,28 @@ fn eval(
                 u64::from(w.vgpr(r, l).unwrap_or(0))
             }
         };
-        let name = if pair { format!("v[{r}:{}]", r + 1) } else { format!("v{r}") };
-        let lanes: Vec<(u64, u64)> = (0..wave.lanes()).map(|l| (read(&before, l), read(&wave, l))).collect();
-        let changed: Vec<usize> = (0..lanes.len()).filter(|&l| lanes[l].0 != lanes[l].1).collect();
+        let name = if pair {
+            format!("v[{r}:{}]", r + 1)
+        } else {
+            format!("v{r}")
+        };
+        let lanes: Vec<(u64, u64)> = (0..wave.lanes())
+            .map(|l| (read(&before, l), read(&wave, l)))
+            .collect();
+        let changed: Vec<usize> = (0..lanes.len())
+            .filter(|&l| lanes[l].0 != lanes[l].1)
+            .collect();
         let uniform = lanes.windows(2).all(|w| w[0] == w[1]);
         if !changed.is_empty() && uniform {
             changes.push((name, lanes[0].0, lanes[0].1, describe(r, lanes[0].1)));
         } else {
             for l in changed {
-                changes.push((format!("{name}[{l}]"), lanes[l].0, lanes[l].1, describe(r, lanes[l].1)));
+                changes.push((
+                    format!("{name}[{l}]"),
+                    lanes[l].0,
+                    lanes[l].1,
+                    describe(r, lanes[l].1),
+                ));
             }
         }
         r += if pair { 2 } else { 1 };
@@ -286,7 +363,13 @@ fn eval(
         let steps: Vec<String> = explanation
             .steps
             .iter()
-            .map(|s| format!("{{\"stage\":{},\"text\":{}}}", json_str(s.stage), json_str(&s.text)))
+            .map(|s| {
+                format!(
+                    "{{\"stage\":{},\"text\":{}}}",
+                    json_str(s.stage),
+                    json_str(&s.text)
+                )
+            })
             .collect();
         println!(
             "{{\"target\":{},\"mode\":\"{mode:#010x}\",\"instruction\":{},\"lane\":{lane},\"result\":\"{:#x}\",\"changed\":[{}],\"explanation\":[{}]}}",
@@ -345,7 +428,10 @@ fn parse_byte_list(s: &str) -> Result<Vec<u8>, String> {
     cleaned
         .split_whitespace()
         .map(|b| {
-            let digits = b.strip_prefix("0x").or_else(|| b.strip_prefix("0X")).unwrap_or(b);
+            let digits = b
+                .strip_prefix("0x")
+                .or_else(|| b.strip_prefix("0X"))
+                .unwrap_or(b);
             u8::from_str_radix(digits, 16).map_err(|_| format!("`{b}` is not a hex byte"))
         })
         .collect()
@@ -357,9 +443,14 @@ fn disasm_cmd(target: &str, bytes: &str) -> Result<ExitCode, String> {
     let mut offset = 0;
     while offset < bytes.len() {
         let rest = bytes.get(offset..).unwrap_or_default();
-        let (instr, len) = asm::decode(target, rest).map_err(|e| format!("at byte {offset}: {e}"))?;
+        let (instr, len) =
+            asm::decode(target, rest).map_err(|e| format!("at byte {offset}: {e}"))?;
         let used = bytes.get(offset..offset + len).unwrap_or_default();
-        println!("{:<40} ; {}", asm::disassemble(target, &instr), format_bytes(used));
+        println!(
+            "{:<40} ; {}",
+            asm::disassemble(target, &instr),
+            format_bytes(used)
+        );
         offset += len.max(1);
     }
     Ok(ExitCode::SUCCESS)
@@ -369,15 +460,49 @@ fn targets() -> Result<ExitCode, String> {
     for t in Target::ALL {
         let s = t.spec();
         let waves: Vec<String> = s.wave_sizes.iter().map(|w| w.lanes().to_string()).collect();
-        println!("{} ({:?}, wave {}; default {})", t, s.family, waves.join("/"), s.default_wave.lanes());
-        println!("  omod_gate          {:<24} {}", format!("{:?}", s.omod_gate.value), s.omod_gate.evidence);
-        println!("  clamp_nan          {:<24} {}", format!("{:?}", s.clamp_nan.value), s.clamp_nan.evidence);
-        println!("  ieee_dx10_bits     {:<24} {}", s.ieee_dx10_bits.value, s.ieee_dx10_bits.evidence);
-        println!("  true16             {:<24} {}", s.true16.value, s.true16.evidence);
-        println!("  sdwa               {:<24} {}", s.sdwa.value, s.sdwa.evidence);
-        println!("  f16_dst_high       {:<24} {}", format!("{:?}", s.f16_dst_high.value), s.f16_dst_high.evidence);
-        println!("  snan               {:<24} {}", format!("{:?}", s.snan.value), s.snan.evidence);
-        println!("  aligned_vgpr_pairs {:<24} {}", s.aligned_vgpr_pairs.value, s.aligned_vgpr_pairs.evidence);
+        println!(
+            "{} ({:?}, wave {}; default {})",
+            t,
+            s.family,
+            waves.join("/"),
+            s.default_wave.lanes()
+        );
+        println!(
+            "  omod_gate          {:<24} {}",
+            format!("{:?}", s.omod_gate.value),
+            s.omod_gate.evidence
+        );
+        println!(
+            "  clamp_nan          {:<24} {}",
+            format!("{:?}", s.clamp_nan.value),
+            s.clamp_nan.evidence
+        );
+        println!(
+            "  ieee_dx10_bits     {:<24} {}",
+            s.ieee_dx10_bits.value, s.ieee_dx10_bits.evidence
+        );
+        println!(
+            "  true16             {:<24} {}",
+            s.true16.value, s.true16.evidence
+        );
+        println!(
+            "  sdwa               {:<24} {}",
+            s.sdwa.value, s.sdwa.evidence
+        );
+        println!(
+            "  f16_dst_high       {:<24} {}",
+            format!("{:?}", s.f16_dst_high.value),
+            s.f16_dst_high.evidence
+        );
+        println!(
+            "  snan               {:<24} {}",
+            format!("{:?}", s.snan.value),
+            s.snan.evidence
+        );
+        println!(
+            "  aligned_vgpr_pairs {:<24} {}",
+            s.aligned_vgpr_pairs.value, s.aligned_vgpr_pairs.evidence
+        );
         println!("  fract rules        {:<24} {}", "", s.fract_rules);
     }
     Ok(ExitCode::SUCCESS)

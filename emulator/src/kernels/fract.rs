@@ -83,25 +83,31 @@ pub fn fract_detail<F: Format>(s: u64, p: &Policy) -> (u64, FractCase, Rounding)
         if frac == 0 {
             return (0, FractCase::ZeroOrInteger, exact);
         }
-<<<<<<< HEAD
-        let r = if negative { (1u64 << frac_bits) - frac } else { frac };
-        if !negative && e == -1 {
-            return (s, FractCase::BelowOne, exact);
-        }
-        return (normalize_exact::<F>(r, e - F::MAN as i32), FractCase::ExactFraction, exact);
-=======
         let r = if negative {
             (1u64 << frac_bits) - frac
         } else {
             frac
         };
-        return normalize_exact::<F>(r, e - F::MAN as i32);
->>>>>>> main
+        if !negative && e == -1 {
+            return (s, FractCase::BelowOne, exact);
+        }
+        return (
+            normalize_exact::<F>(r, e - F::MAN as i32),
+            FractCase::ExactFraction,
+            exact,
+        );
     }
     if !negative {
         // 0 < x < 0.5: x itself; only a subnormal x can need the output flush.
         if field == 0 && !p.keep_output_denorm {
-            return (0, FractCase::BelowOne, Rounding { flushed: true, ..exact });
+            return (
+                0,
+                FractCase::BelowOne,
+                Rounding {
+                    flushed: true,
+                    ..exact
+                },
+            );
         }
         return (s, FractCase::BelowOne, exact);
     }
@@ -118,15 +124,30 @@ pub fn fract_detail<F: Format>(s: u64, p: &Policy) -> (u64, FractCase, Rounding)
         ((1u64 << (F::MAN + 1)) - int_part, false, false)
     } else {
         let discarded = (1u64 << shift) - rest;
-        ((1u64 << (F::MAN + 1)) - int_part - 1, discarded & half != 0, discarded & (half - 1) != 0)
+        (
+            (1u64 << (F::MAN + 1)) - int_part - 1,
+            discarded & half != 0,
+            discarded & (half - 1) != 0,
+        )
     };
     // The result is positive: toward zero acts as toward -inf.
     let up = p.round.rounds_up(false, kept & 1 != 0, guard, sticky);
     kept += u64::from(up);
-    let rounding = Rounding { inexact: guard || sticky, rounded_up: up, ..exact };
+    let rounding = Rounding {
+        inexact: guard || sticky,
+        rounded_up: up,
+        ..exact
+    };
     if kept >> (F::MAN + 1) != 0 {
         // Rounded to 1.0: the result is capped at 1 - ulp [gfx1201, all formats].
-        return (F::ONE_MINUS_ULP, FractCase::OneMinusSmall, Rounding { capped: true, ..rounding });
+        return (
+            F::ONE_MINUS_ULP,
+            FractCase::OneMinusSmall,
+            Rounding {
+                capped: true,
+                ..rounding
+            },
+        );
     }
     // kept is in [2^MAN, 2^(MAN+1)): exponent -1.
     let bits = (((F::BIAS - 1) as u64) << F::MAN) | (kept & F::MAN_MASK);

@@ -59,7 +59,10 @@ pub fn ldexp_detail<F: Format>(s: u64, exp: i32, p: &Policy) -> (u64, LdexpCase,
     let limit = F::EMAX + F::MAN as i32 + 3;
     let n = e + exp.clamp(-4 * limit, 4 * limit);
     if n > F::EMAX {
-        let inexact = Rounding { inexact: true, ..exact };
+        let inexact = Rounding {
+            inexact: true,
+            ..exact
+        };
         return (overflow::<F>(sign != 0, p), LdexpCase::Overflow, inexact);
     }
     if n >= F::EMIN {
@@ -71,7 +74,15 @@ pub fn ldexp_detail<F: Format>(s: u64, exp: i32, p: &Policy) -> (u64, LdexpCase,
     if p.flush_tiny() {
         // Flushed to a signed zero even where rounding would reach the
         // smallest normal, in every mode [gfx1201 capture].
-        return (sign, LdexpCase::Tiny, Rounding { inexact: true, flushed: true, ..exact });
+        return (
+            sign,
+            LdexpCase::Tiny,
+            Rounding {
+                inexact: true,
+                flushed: true,
+                ..exact
+            },
+        );
     }
     // Round to a subnormal: units of 2^(EMIN - MAN).
     let shift = ((F::EMIN - n) as u32).min(F::MAN + 3); // >= 1
@@ -80,6 +91,10 @@ pub fn ldexp_detail<F: Format>(s: u64, exp: i32, p: &Policy) -> (u64, LdexpCase,
     let sticky = sig & ((1u64 << (shift - 1)) - 1) != 0;
     let up = p.round.rounds_up(sign != 0, kept & 1 != 0, guard, sticky);
     // A carry out of the largest subnormal gives the smallest normal.
-    let rounding = Rounding { inexact: guard || sticky, rounded_up: up, ..exact };
+    let rounding = Rounding {
+        inexact: guard || sticky,
+        rounded_up: up,
+        ..exact
+    };
     (sign | (kept + u64::from(up)), LdexpCase::Tiny, rounding)
 }
