@@ -222,7 +222,7 @@ fn validate<O: Operation, F: Format>(
         }
     }
     if enc == Encoding::Sdwa {
-        if let Operand::Literal(_) = instr.src0 {
+        if let Operand::Literal(_) | Operand::Literal64(_) = instr.src0 {
             return Err(invalid("src0", "SDWA takes no literal"));
         }
     }
@@ -327,6 +327,8 @@ fn check_source(
             }
         }
         Operand::InlineFloat(_) | Operand::Literal(_) => Ok(()),
+        Operand::Literal64(_) if width == 64 => Ok(()),
+        Operand::Literal64(_) => Err(invalid(operand, "a 64-bit literal needs a 64-bit operand")),
     }
 }
 
@@ -449,6 +451,7 @@ fn read_operand(
             };
             out.fill(v);
         }
+        Operand::Literal64(l) => out.fill(l & mask),
     }
     let _ = spec;
     Ok(())

@@ -215,6 +215,9 @@ pub enum Operand {
     InlineFloat(FloatConst),
     /// A 32-bit literal (for a 64-bit float operand: the high dword).
     Literal(u32),
+    /// A 64-bit literal, the whole value of a 64-bit float operand (gfx1250
+    /// VOP1, operand code 254; LLVM's `lit64`).
+    Literal64(u64),
 }
 
 impl Operand {

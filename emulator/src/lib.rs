@@ -26,6 +26,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod asm;
 pub mod capture;
 pub mod display;
 pub mod error;

@@ -1,0 +1,447 @@
+//! Machine code -> [`Instruction`]. Strict: every field must hold what the
+//! assembler would have written, so decode then encode gives the same bytes.
+
+use super::encode::{encode_with, src_types, true16, OpType};
+use super::tables::{Field, TargetEncoding};
+use super::tables_bootstrap::target_encoding;
+use super::DecodeError;
+use crate::instr::{
+    DstUnused, Encoding, FloatConst, Instruction, Operand, Part, ScalarReg, Sdwa, SdwaSel, SrcMods,
+};
+use crate::kernels::Omod;
+use crate::target::Target;
+
+type Res<T> = Result<T, DecodeError>;
+
+struct Words<'a> {
+    bytes: &'a [u8],
+}
+
+impl Words<'_> {
+    /// The dword at byte `offset`.
+    fn get(&self, offset: usize, needed: usize) -> Res<u32> {
+        match self.bytes.get(offset..offset + 4) {
+            Some(b) => Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+            None => Err(DecodeError::Truncated {
+                offset,
+                needed,
+                available: self.bytes.len(),
+            }),
+        }
+    }
+}
+
+fn reserved(offset: usize, field: &'static str, value: u32) -> DecodeError {
+    DecodeError::Reserved {
+        offset,
+        field,
+        value,
+    }
+}
+
+/// Decode a 9-bit source code (VGPRs as 256 + n); `literal` reads the
+/// trailing literal at the given byte length.
+fn operand(
+    te: &TargetEncoding,
+    code: u32,
+    ty: OpType,
+    field: &'static str,
+) -> Result<Operand, u32> {
+    let c = &te.family.codes;
+    let wide = ty.bits() == 64;
+    let scalar = |reg| {
+        Ok(Operand::Scalar {
+            reg,
+            part: Part::Full,
+        })
+    };
+    if code >= c.vgpr_first {
+        let n = code - c.vgpr_first;
+        if wide && n == 255 {
+            return Err(code);
+        }
+        return Ok(Operand::Vgpr {
+            index: n as u16,
+            part: Part::Full,
+        });
+    }
+    if code <= u32::from(c.max_sgpr) {
+        if wide && (code % 2 != 0 || code + 1 > u32::from(c.max_sgpr)) {
+            return Err(code);
+        }
+        return scalar(ScalarReg::Sgpr(code as u8));
+    }
+    let _ = field;
+    match code {
+        x if x == c.vcc_lo => scalar(ScalarReg::VccLo),
+        x if x == c.vcc_lo + 1 && !wide => scalar(ScalarReg::VccHi),
+        x if x == c.exec_lo => scalar(ScalarReg::ExecLo),
+        x if x == c.exec_lo + 1 && !wide => scalar(ScalarReg::ExecHi),
+        x if x == c.m0 && !wide => scalar(ScalarReg::M0),
+        x if Some(x) == c.null => scalar(ScalarReg::Null),
+        x if (c.int_zero..=c.int_zero + 64).contains(&x) => {
+            Ok(Operand::InlineInt((x - c.int_zero) as i8))
+        }
+        x if (c.int_zero + 65..=c.int_zero + 80).contains(&x) => {
+            Ok(Operand::InlineInt(-((x - c.int_zero - 64) as i8)))
+        }
+        x if (c.float_first..c.float_first + 9).contains(&x) => Ok(Operand::InlineFloat(
+            FloatConst::ALL[(x - c.float_first) as usize],
+        )),
+        _ => Err(code),
+    }
+}
+
+/// Decode one instruction at the start of `bytes`: the instruction and its
+/// length in bytes.
+pub fn decode(target: Target, bytes: &[u8]) -> Result<(Instruction, usize), DecodeError> {
+    let te = target_encoding(target);
+    let w = Words { bytes };
+    let w0 = w.get(0, 4)?;
+    let fam = te.family;
+    let (instr, len) = if fam.vop1.encoding.get(w0) == fam.vop1.encoding_value {
+        decode_e32(te, &w, w0, true)?
+    } else if fam.vop2.encoding.get(w0) == fam.vop2.encoding_value {
+        decode_e32(te, &w, w0, false)?
+    } else if fam.vop3.encoding.get(w0) == fam.vop3.encoding_value {
+        decode_vop3(te, &w, w0)?
+    } else {
+        return Err(DecodeError::UnknownEncoding {
+            offset: 0,
+            word: w0,
+        });
+    };
+    // The decoded instruction must be one the assembler accepts and encode
+    // back to the same bytes.
+    match encode_with(te, &instr) {
+        Ok(b) if b.len() == len && bytes.get(..len) == Some(b.as_slice()) => Ok((instr, len)),
+        Ok(_) => Err(DecodeError::Invalid {
+            offset: 0,
+            reason: "non-canonical encoding".into(),
+        }),
+        Err(e) => Err(DecodeError::Invalid {
+            offset: 0,
+            reason: e.to_string(),
+        }),
+    }
+}
+
+/// Read the literal for `op` (if it is one) at byte `at`; the new length.
+fn literal(
+    te: &TargetEncoding,
+    w: &Words<'_>,
+    code: u32,
+    ty: OpType,
+    at: usize,
+    allow64: bool,
+) -> Res<Option<(Operand, usize)>> {
+    let c = &te.family.codes;
+    if code == c.literal {
+        let v = w.get(at, at + 4)?;
+        if ty.bits() == 16 && v > 0xffff {
+            return Err(reserved(at, "literal", v));
+        }
+        return Ok(Some((Operand::Literal(v), at + 4)));
+    }
+    if Some(code) == c.literal64 && allow64 && ty == OpType::F64 {
+        let lo = w.get(at, at + 8)?;
+        let hi = w.get(at + 4, at + 8)?;
+        return Ok(Some((
+            Operand::Literal64(u64::from(hi) << 32 | u64::from(lo)),
+            at + 8,
+        )));
+    }
+    Ok(None)
+}
+
+fn e32_vgpr(te: &TargetEncoding, field: u32, ty: OpType) -> Operand {
+    if true16(te, ty) {
+        let part = if field & 0x80 != 0 {
+            Part::Hi
+        } else {
+            Part::Lo
+        };
+        Operand::Vgpr {
+            index: (field & 0x7f) as u16,
+            part,
+        }
+    } else {
+        Operand::Vgpr {
+            index: field as u16,
+            part: Part::Full,
+        }
+    }
+}
+
+fn decode_e32(
+    te: &TargetEncoding,
+    w: &Words<'_>,
+    w0: u32,
+    vop1: bool,
+) -> Res<(Instruction, usize)> {
+    let fam = te.family;
+    let (enc, op, vdst, src0, vsrc1) = if vop1 {
+        let l = fam.vop1;
+        (
+            Encoding::Vop1,
+            l.op.get(w0),
+            l.vdst.get(w0),
+            l.src0.get(w0),
+            None,
+        )
+    } else {
+        let l = fam.vop2;
+        (
+            Encoding::Vop2,
+            l.op.get(w0),
+            l.vdst.get(w0),
+            l.src0.get(w0),
+            Some(l.vsrc1.get(w0)),
+        )
+    };
+    if let Some(s) = fam.sdwa {
+        if src0 == s.marker {
+            return decode_sdwa(te, w, w0, vop1);
+        }
+    }
+    let Some(opcode) = te.opcode(enc, op) else {
+        return Err(DecodeError::UnknownOpcode {
+            offset: 0,
+            encoding: if vop1 { "VOP1" } else { "VOP2" },
+            op,
+        });
+    };
+    let (t0, t1) = src_types(opcode);
+    let dst = e32_vgpr(te, vdst, t0);
+    let (src0, len) = match literal(te, w, src0, t0, 4, vop1)? {
+        Some((op, len)) => (op, len),
+        None if src0 >= fam.codes.vgpr_first => (e32_vgpr(te, src0 - fam.codes.vgpr_first, t0), 4),
+        None => (
+            operand(te, src0, t0, "src0").map_err(|v| reserved(0, "src0", v))?,
+            4,
+        ),
+    };
+    let src1 = match (vsrc1, t1) {
+        (Some(v), Some(t1)) => Some(e32_vgpr(te, v, t1)),
+        _ => None,
+    };
+    Ok((
+        Instruction {
+            src1,
+            ..Instruction::unary(opcode, enc, dst, src0)
+        },
+        len,
+    ))
+}
+
+fn decode_vop3(te: &TargetEncoding, w: &Words<'_>, w0: u32) -> Res<(Instruction, usize)> {
+    let l = te.family.vop3;
+    let op = l.op.get(w0);
+    let Some(opcode) = te.opcode(Encoding::Vop3, op) else {
+        return Err(DecodeError::UnknownOpcode {
+            offset: 0,
+            encoding: "VOP3",
+            op,
+        });
+    };
+    let w1 = w.get(4, 8)?;
+    let (t0, t1) = src_types(opcode);
+    let abs = l.abs.get(w0);
+    let neg = l.neg.get(w1);
+    if abs & !1 != 0 {
+        return Err(reserved(0, "abs", abs));
+    }
+    if neg & !1 != 0 {
+        return Err(reserved(4, "neg", neg));
+    }
+    if !t0.is_float() && (abs | neg) != 0 {
+        return Err(reserved(0, "abs", abs));
+    }
+    // Bits no field covers must be zero.
+    let mut used0 = [l.encoding, l.op, l.vdst, l.abs, l.clamp]
+        .iter()
+        .fold(0u32, |m, f| m | f.mask() << f.lo);
+    let halves = true16(te, t0);
+    let op_sel = match l.op_sel {
+        Some(f) if halves => {
+            used0 |= f.mask() << f.lo;
+            f.get(w0)
+        }
+        _ => 0,
+    };
+    if w0 & !used0 != 0 {
+        return Err(reserved(0, "reserved bits", w0 & !used0));
+    }
+    let src2 = l.src[2].get(w1);
+    if src2 != 0 {
+        return Err(reserved(4, "src2", src2));
+    }
+    if op_sel & 0b0100 != 0 || (t1.is_none() && op_sel & 0b0010 != 0) {
+        return Err(reserved(0, "op_sel", op_sel));
+    }
+    let part = |bit: u32| {
+        if op_sel & bit != 0 {
+            Part::Hi
+        } else {
+            Part::Lo
+        }
+    };
+    let vdst = l.vdst.get(w0);
+    let dst = if halves {
+        Operand::Vgpr {
+            index: vdst as u16,
+            part: part(1 << l.op_sel_dst_bit),
+        }
+    } else {
+        Operand::Vgpr {
+            index: vdst as u16,
+            part: Part::Full,
+        }
+    };
+    let mut len = 8;
+    let mut src = |code: u32, ty: OpType, bit: u32, field: &'static str| -> Res<Operand> {
+        let op = match literal(te, w, code, ty, 8, true)? {
+            Some((op, l)) => {
+                len = len.max(l);
+                op
+            }
+            None => operand(te, code, ty, field).map_err(|v| reserved(4, field, v))?,
+        };
+        Ok(match op {
+            Operand::Vgpr { index, .. } if halves => Operand::Vgpr {
+                index,
+                part: part(bit),
+            },
+            other if halves && op_sel & bit != 0 => {
+                return Err(reserved(0, "op_sel", op_sel)).map(|_: ()| other)
+            }
+            other => other,
+        })
+    };
+    let src0 = src(l.src[0].get(w1), t0, 1, "src0")?;
+    let src1 = match t1 {
+        Some(t1) => Some(src(l.src[1].get(w1), t1, 2, "src1")?),
+        None => {
+            let s1 = l.src[1].get(w1);
+            if s1 != 0 {
+                return Err(reserved(4, "src1", s1));
+            }
+            None
+        }
+    };
+    let instr = Instruction {
+        src1,
+        src0_mods: SrcMods {
+            abs: abs & 1 != 0,
+            neg: neg & 1 != 0,
+            sext: false,
+        },
+        clamp: l.clamp.get(w0) != 0,
+        omod: Omod::from_field(l.omod.get(w1)),
+        ..Instruction::unary(opcode, Encoding::Vop3, dst, src0)
+    };
+    Ok((instr, len))
+}
+
+fn sel(f: Field, w1: u32, name: &'static str) -> Res<SdwaSel> {
+    SdwaSel::from_field(f.get(w1)).ok_or(reserved(4, name, f.get(w1)))
+}
+
+fn decode_sdwa(
+    te: &TargetEncoding,
+    w: &Words<'_>,
+    w0: u32,
+    vop1: bool,
+) -> Res<(Instruction, usize)> {
+    let fam = te.family;
+    let Some(l) = fam.sdwa else {
+        return Err(DecodeError::UnknownEncoding {
+            offset: 0,
+            word: w0,
+        });
+    };
+    let (op, vdst) = if vop1 {
+        (fam.vop1.op.get(w0), fam.vop1.vdst.get(w0))
+    } else {
+        (fam.vop2.op.get(w0), fam.vop2.vdst.get(w0))
+    };
+    let Some(opcode) = te.opcode(Encoding::Sdwa, op) else {
+        return Err(DecodeError::UnknownOpcode {
+            offset: 0,
+            encoding: "SDWA",
+            op,
+        });
+    };
+    let w1 = w.get(4, 8)?;
+    if w1 & l.reserved != 0 {
+        return Err(reserved(4, "reserved bits", w1 & l.reserved));
+    }
+    let (t0, t1) = src_types(opcode);
+    let src_of = |code: u32, scalar: bool, ty: OpType, field: &'static str| -> Res<Operand> {
+        if scalar {
+            operand(te, code, ty, field).map_err(|v| reserved(4, field, v))
+        } else {
+            Ok(Operand::Vgpr {
+                index: code as u16,
+                part: Part::Full,
+            })
+        }
+    };
+    let src0 = src_of(l.src0.get(w1), l.src0_sgpr.get(w1) != 0, t0, "src0")?;
+    let dst_unused = DstUnused::from_field(l.dst_unused.get(w1)).ok_or(reserved(
+        4,
+        "dst_unused",
+        l.dst_unused.get(w1),
+    ))?;
+    let sdwa = Sdwa {
+        dst_sel: sel(l.dst_sel, w1, "dst_sel")?,
+        dst_unused,
+        src0_sel: sel(l.src0_sel, w1, "src0_sel")?,
+        src1_sel: if t1.is_some() {
+            sel(l.src1_sel, w1, "src1_sel")?
+        } else {
+            SdwaSel::Dword
+        },
+    };
+    let src1_bits = [l.src1_sel, l.src1_sext, l.src1_neg, l.src1_abs, l.src1_sgpr]
+        .iter()
+        .fold(0, |m, f| m | f.mask() << f.lo);
+    let src1 = match t1 {
+        Some(t1) => Some(src_of(
+            fam.vop2.vsrc1.get(w0),
+            l.src1_sgpr.get(w1) != 0,
+            t1,
+            "src1",
+        )?),
+        None => {
+            if w1 & src1_bits != 0 {
+                return Err(reserved(4, "src1 fields", w1 & src1_bits));
+            }
+            None
+        }
+    };
+    let instr = Instruction {
+        opcode,
+        encoding: Encoding::Sdwa,
+        dst: Operand::Vgpr {
+            index: vdst as u16,
+            part: Part::Full,
+        },
+        src0,
+        src0_mods: SrcMods {
+            abs: l.src0_abs.get(w1) != 0,
+            neg: l.src0_neg.get(w1) != 0,
+            sext: l.src0_sext.get(w1) != 0,
+        },
+        src1,
+        src1_mods: SrcMods {
+            abs: l.src1_abs.get(w1) != 0,
+            neg: l.src1_neg.get(w1) != 0,
+            sext: l.src1_sext.get(w1) != 0,
+        },
+        clamp: l.clamp.get(w1) != 0,
+        omod: Omod::from_field(l.omod.get(w1)),
+        sdwa: Some(sdwa),
+    };
+    Ok((instr, 8))
+}

@@ -1,0 +1,621 @@
+//! Instruction -> machine code, with every check LLVM's assembler makes on
+//! these forms (register ranges and alignment, constant bus, literals,
+//! modifiers each encoding can carry).
+
+use super::tables::{FamilyEncoding, TargetEncoding};
+use super::tables_bootstrap::target_encoding;
+use super::{EncodeError, Slot};
+use crate::instr::{Encoding, FloatConst, Instruction, Opcode, Operand, Part, ScalarReg};
+use crate::kernels::{FormatKind, Omod};
+use crate::target::Target;
+
+/// The type of an operand slot: decides what inline constants mean and how
+/// wide a register or literal is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum OpType {
+    /// 16-bit float.
+    F16,
+    /// 32-bit float.
+    F32,
+    /// 64-bit float.
+    F64,
+    /// 16-bit integer (V_LDEXP_F16's exponent).
+    I16,
+    /// 32-bit integer (V_LDEXP_F32/F64's exponent).
+    I32,
+}
+
+impl OpType {
+    /// Operand width in bits.
+    pub(crate) fn bits(self) -> u32 {
+        match self {
+            OpType::F16 | OpType::I16 => 16,
+            OpType::F32 | OpType::I32 => 32,
+            OpType::F64 => 64,
+        }
+    }
+
+    /// The float format inline float constants take in this slot.
+    pub(crate) fn const_format(self) -> FormatKind {
+        match self {
+            OpType::F16 | OpType::I16 => FormatKind::F16,
+            OpType::F32 | OpType::I32 => FormatKind::F32,
+            OpType::F64 => FormatKind::F64,
+        }
+    }
+
+    /// Whether the slot is a float (takes ABS/NEG).
+    pub(crate) fn is_float(self) -> bool {
+        matches!(self, OpType::F16 | OpType::F32 | OpType::F64)
+    }
+}
+
+/// The types of (src0, src1) of `opcode`.
+pub(crate) fn src_types(opcode: Opcode) -> (OpType, Option<OpType>) {
+    match opcode {
+        Opcode::FractF16 => (OpType::F16, None),
+        Opcode::FractF32 => (OpType::F32, None),
+        Opcode::FractF64 => (OpType::F64, None),
+        Opcode::LdexpF16 => (OpType::F16, Some(OpType::I16)),
+        Opcode::LdexpF32 => (OpType::F32, Some(OpType::I32)),
+        Opcode::LdexpF64 => (OpType::F64, Some(OpType::I32)),
+    }
+}
+
+/// Whether the raw value `v` (a 16/32-bit value, or for F64 the full 64 bits)
+/// is an inline constant in a slot of type `ty`.
+pub(crate) fn inline_value(v: u64, ty: OpType) -> Option<Operand> {
+    let int = match ty {
+        OpType::F16 | OpType::I16 => i64::from(v as u16 as i16),
+        OpType::F32 | OpType::I32 => i64::from(v as u32 as i32),
+        OpType::F64 => v as i64,
+    };
+    if (-16..=64).contains(&int) {
+        return Some(Operand::InlineInt(int as i8));
+    }
+    let f = ty.const_format();
+    FloatConst::ALL
+        .into_iter()
+        .find(|c| c.bits(f) == v)
+        .map(Operand::InlineFloat)
+}
+
+/// Whether a 32-bit literal in a slot of type `ty` has an inline-constant
+/// value (an F64 literal is the high dword).
+pub(crate) fn literal_is_inline(v: u32, ty: OpType) -> bool {
+    let full = if ty == OpType::F64 {
+        u64::from(v) << 32
+    } else {
+        u64::from(v)
+    };
+    inline_value(full, ty).is_some()
+}
+
+fn err(slot: Slot, reason: impl Into<String>) -> EncodeError {
+    EncodeError {
+        slot,
+        reason: reason.into(),
+    }
+}
+
+/// A source's code and the literal it needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Lit {
+    /// One literal dword.
+    L32(u32),
+    /// Two literal dwords (gfx1250).
+    L64(u64),
+}
+
+/// Whether 16-bit VGPR operands of this instruction name halves (true16).
+pub(crate) fn true16(te: &TargetEncoding, ty: OpType) -> bool {
+    te.family.true16_e32_halves && ty.bits() == 16
+}
+
+fn scalar_code(
+    fam: &FamilyEncoding,
+    reg: ScalarReg,
+    ty: OpType,
+    slot: Slot,
+) -> Result<u32, EncodeError> {
+    let c = &fam.codes;
+    let wide = ty.bits() == 64;
+    Ok(match reg {
+        ScalarReg::Sgpr(n) => {
+            let last = if wide { u32::from(n) + 1 } else { u32::from(n) };
+            if last > u32::from(c.max_sgpr) {
+                return Err(err(
+                    slot,
+                    format!("s{last} register not available on this GPU"),
+                ));
+            }
+            if wide && n % 2 != 0 {
+                return Err(err(slot, "invalid register alignment"));
+            }
+            u32::from(n)
+        }
+        ScalarReg::VccLo => c.vcc_lo,
+        ScalarReg::ExecLo => c.exec_lo,
+        ScalarReg::VccHi | ScalarReg::ExecHi | ScalarReg::M0 if wide => {
+            return Err(err(slot, "invalid operand for instruction"));
+        }
+        ScalarReg::VccHi => c.vcc_lo + 1,
+        ScalarReg::ExecHi => c.exec_lo + 1,
+        ScalarReg::M0 => c.m0,
+        ScalarReg::Null => c
+            .null
+            .ok_or_else(|| err(slot, "'null' operand is not supported on this GPU"))?,
+    })
+}
+
+fn const_code(fam: &FamilyEncoding, op: Operand, slot: Slot) -> Result<u32, EncodeError> {
+    let c = &fam.codes;
+    match op {
+        Operand::InlineInt(i) if (0..=64).contains(&i) => Ok(c.int_zero + i as u32),
+        Operand::InlineInt(i) if (-16..0).contains(&i) => {
+            Ok(c.int_zero + 64 + (-i32::from(i)) as u32)
+        }
+        Operand::InlineInt(i) => Err(err(slot, format!("inline integer {i} is outside -16..=64"))),
+        Operand::InlineFloat(f) => {
+            let idx = FloatConst::ALL.iter().position(|x| *x == f).unwrap_or(0) as u32;
+            Ok(c.float_first + idx)
+        }
+        _ => Err(err(slot, "not a constant")),
+    }
+}
+
+fn check_vgpr(te: &TargetEncoding, index: u16, ty: OpType, slot: Slot) -> Result<u32, EncodeError> {
+    let last = u32::from(index) + u32::from(ty.bits() == 64);
+    if last > 255 {
+        return Err(err(slot, "register index is out of range"));
+    }
+    if ty.bits() == 64 && te.aligned_vgpr_pairs && index % 2 != 0 {
+        return Err(err(
+            slot,
+            "invalid register class: vgpr tuples must be 64 bit aligned",
+        ));
+    }
+    Ok(u32::from(index))
+}
+
+fn check_part(
+    te: &TargetEncoding,
+    part: Part,
+    ty: OpType,
+    slot: Slot,
+    enc: Encoding,
+) -> Result<(), EncodeError> {
+    if part != Part::Full && (!true16(te, ty) || enc == Encoding::Sdwa) {
+        return Err(err(
+            slot,
+            "invalid operand for instruction: no register halves here",
+        ));
+    }
+    Ok(())
+}
+
+/// The 9-bit code of a VOP source (VGPRs as 256 + n, halves not applied)
+/// and its literal.
+fn src_code(
+    te: &TargetEncoding,
+    op: Operand,
+    ty: OpType,
+    slot: Slot,
+    enc: Encoding,
+) -> Result<(u32, Option<Lit>), EncodeError> {
+    let fam = te.family;
+    match op {
+        Operand::Vgpr { index, part } => {
+            check_part(te, part, ty, slot, enc)?;
+            Ok((
+                fam.codes.vgpr_first + check_vgpr(te, index, ty, slot)?,
+                None,
+            ))
+        }
+        Operand::Scalar { reg, part } => {
+            if part != Part::Full {
+                return Err(err(
+                    slot,
+                    "invalid operand for instruction: scalar halves are not addressable",
+                ));
+            }
+            Ok((scalar_code(fam, reg, ty, slot)?, None))
+        }
+        Operand::InlineInt(_) | Operand::InlineFloat(_) => Ok((const_code(fam, op, slot)?, None)),
+        Operand::Literal(v) => {
+            if ty.bits() == 16 && v > 0xffff {
+                return Err(err(slot, "a 16-bit operand's literal must fit in 16 bits"));
+            }
+            Ok((fam.codes.literal, Some(Lit::L32(v))))
+        }
+        Operand::Literal64(v) => match fam.codes.literal64 {
+            Some(code) if ty == OpType::F64 && te.literal64 && enc != Encoding::Sdwa => {
+                Ok((code, Some(Lit::L64(v))))
+            }
+            Some(_) => Err(err(
+                slot,
+                "invalid operand for instruction: a 64-bit literal needs an F64 source",
+            )),
+            None => Err(err(slot, "lit64 is not supported on this GPU")),
+        },
+    }
+}
+
+fn part_of(op: Operand) -> Part {
+    match op {
+        Operand::Vgpr { part, .. } | Operand::Scalar { part, .. } => part,
+        _ => Part::Full,
+    }
+}
+
+/// Check that true16 VGPR operands either all name halves or none does.
+fn check_half_style(instr: &Instruction) -> Result<(), EncodeError> {
+    let mut style: Option<bool> = None;
+    let ops = [
+        (Slot::Dst, Some(instr.dst)),
+        (Slot::Src0, Some(instr.src0)),
+        (Slot::Src1, instr.src1),
+    ];
+    for (slot, op) in ops {
+        let Some(Operand::Vgpr { part, .. }) = op else {
+            continue;
+        };
+        let half = part != Part::Full;
+        match style {
+            None => style = Some(half),
+            Some(s) if s != half => {
+                return Err(err(
+                    slot,
+                    "invalid operand for instruction: mixed register halves and whole registers",
+                ))
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// Everything that does not depend on the encoding's bit layout.
+pub(crate) fn validate(te: &TargetEncoding, instr: &Instruction) -> Result<(), EncodeError> {
+    let enc = instr.encoding;
+    if te.op(instr.opcode, enc).is_none() {
+        let what = match enc {
+            Encoding::Vop1 | Encoding::Vop2 => "e32",
+            Encoding::Vop3 => "e64",
+            Encoding::Sdwa => "sdwa",
+        };
+        return Err(err(
+            Slot::Mnemonic,
+            format!("{what} variant of this instruction is not supported"),
+        ));
+    }
+    let (t0, t1) = src_types(instr.opcode);
+    if instr.src1.is_some() != t1.is_some() {
+        return Err(err(
+            Slot::Src1,
+            if t1.is_some() {
+                "too few operands for instruction"
+            } else {
+                "invalid operand for instruction"
+            },
+        ));
+    }
+    if instr.sdwa.is_some() != (enc == Encoding::Sdwa) {
+        return Err(err(
+            Slot::Modifier,
+            "SDWA selectors belong to the SDWA encoding only",
+        ));
+    }
+    let m0 = instr.src0_mods;
+    let m1 = instr.src1_mods;
+    if m1.abs || m1.neg {
+        return Err(err(
+            Slot::Src1,
+            "not a valid operand: the exponent takes no ABS/NEG",
+        ));
+    }
+    if m0.sext {
+        return Err(err(
+            Slot::Src0,
+            "not a valid operand: sext applies to integer operands",
+        ));
+    }
+    if enc != Encoding::Sdwa && m1.sext {
+        return Err(err(Slot::Src1, "sext is an SDWA modifier"));
+    }
+    if matches!(enc, Encoding::Vop1 | Encoding::Vop2)
+        && (m0.abs || m0.neg || instr.clamp || instr.omod != Omod::None)
+    {
+        return Err(err(
+            Slot::Modifier,
+            "invalid operand for instruction: e32 takes no modifiers",
+        ));
+    }
+    if true16(te, t0) {
+        check_half_style(instr)?;
+    }
+    let Operand::Vgpr { index, part } = instr.dst else {
+        return Err(err(
+            Slot::Dst,
+            "invalid operand for instruction: the destination must be a VGPR",
+        ));
+    };
+    check_part(te, part, t0, Slot::Dst, enc)?;
+    check_vgpr(te, index, t0, Slot::Dst)?;
+    let _ = part_of(instr.src0);
+    Ok(())
+}
+
+/// The machine code of `instr` on `target`.
+pub fn encode(target: Target, instr: &Instruction) -> Result<Vec<u8>, EncodeError> {
+    encode_with(target_encoding(target), instr)
+}
+
+pub(crate) fn encode_with(
+    te: &TargetEncoding,
+    instr: &Instruction,
+) -> Result<Vec<u8>, EncodeError> {
+    validate(te, instr)?;
+    let mut words: Vec<u32> = Vec::with_capacity(3);
+    let lit = match instr.encoding {
+        Encoding::Vop1 | Encoding::Vop2 => encode_e32(te, instr, &mut words)?,
+        Encoding::Vop3 => encode_vop3(te, instr, &mut words)?,
+        Encoding::Sdwa => encode_sdwa(te, instr, &mut words)?,
+    };
+    match lit {
+        Some(Lit::L32(v)) => words.push(v),
+        Some(Lit::L64(v)) => {
+            words.push(v as u32);
+            words.push((v >> 32) as u32);
+        }
+        None => {}
+    }
+    Ok(words.iter().flat_map(|w| w.to_le_bytes()).collect())
+}
+
+/// An e32 VGPR field value: the register, with bit 7 the high half on
+/// true16 16-bit operands.
+fn e32_vgpr(
+    te: &TargetEncoding,
+    index: u16,
+    part: Part,
+    ty: OpType,
+    slot: Slot,
+) -> Result<u32, EncodeError> {
+    let n = check_vgpr(te, index, ty, slot)?;
+    if true16(te, ty) {
+        if n >= 128 {
+            return Err(err(
+                slot,
+                "invalid operand for instruction: e32 16-bit operands reach v0..v127",
+            ));
+        }
+        return Ok(n | if part == Part::Hi { 0x80 } else { 0 });
+    }
+    Ok(n)
+}
+
+fn encode_e32(
+    te: &TargetEncoding,
+    instr: &Instruction,
+    words: &mut Vec<u32>,
+) -> Result<Option<Lit>, EncodeError> {
+    let fam = te.family;
+    let op = u32::from(te.op(instr.opcode, instr.encoding).unwrap_or(0));
+    let (t0, t1) = src_types(instr.opcode);
+    let Operand::Vgpr { index, part } = instr.dst else {
+        return Err(err(Slot::Dst, "the destination must be a VGPR"));
+    };
+    let vdst = e32_vgpr(te, index, part, t0, Slot::Dst)?;
+    let (mut src0, lit) = src_code(te, instr.src0, t0, Slot::Src0, instr.encoding)?;
+    if let Operand::Vgpr { index, part } = instr.src0 {
+        src0 = fam.codes.vgpr_first + e32_vgpr(te, index, part, t0, Slot::Src0)?;
+    }
+    let word = match instr.encoding {
+        Encoding::Vop1 => {
+            let l = fam.vop1;
+            let w = l.encoding.put(0, l.encoding_value);
+            l.src0.put(l.vdst.put(l.op.put(w, op), vdst), src0)
+        }
+        _ => {
+            let l = fam.vop2;
+            let t1 = t1.unwrap_or(OpType::I32);
+            let Some(Operand::Vgpr { index, part }) = instr.src1 else {
+                return Err(err(
+                    Slot::Src1,
+                    "invalid operand for instruction: e32 src1 must be a VGPR",
+                ));
+            };
+            check_part(te, part, t1, Slot::Src1, instr.encoding)?;
+            let vsrc1 = e32_vgpr(te, index, part, t1, Slot::Src1)?;
+            let w = l.encoding.put(0, l.encoding_value);
+            l.src0
+                .put(l.vsrc1.put(l.vdst.put(l.op.put(w, op), vdst), vsrc1), src0)
+        }
+    };
+    words.push(word);
+    Ok(lit)
+}
+
+/// Constant-bus and literal rules of VOP3 (and SDWA).
+fn check_vop3_sources(te: &TargetEncoding, instr: &Instruction) -> Result<(), EncodeError> {
+    let fam = te.family;
+    // A pair and its low half are different constant-bus reads.
+    let mut scalars: Vec<(ScalarReg, bool)> = Vec::new();
+    let mut literal: Option<u64> = None;
+    let mut bus = 0;
+    let (t0, t1) = src_types(instr.opcode);
+    let wide = [t0.bits() == 64, t1.is_some_and(|t| t.bits() == 64)];
+    for (i, (slot, op)) in [(Slot::Src0, Some(instr.src0)), (Slot::Src1, instr.src1)]
+        .into_iter()
+        .enumerate()
+    {
+        match op {
+            Some(Operand::Scalar { reg, .. }) if reg != ScalarReg::Null => {
+                if !scalars.contains(&(reg, wide[i])) {
+                    scalars.push((reg, wide[i]));
+                    bus += 1;
+                }
+            }
+            Some(lit @ (Operand::Literal(_) | Operand::Literal64(_))) => {
+                let v = match lit {
+                    Operand::Literal64(v) => v,
+                    Operand::Literal(v) => u64::from(v),
+                    _ => 0,
+                };
+                if !fam.vop3_literal {
+                    return Err(err(slot, "literal operands are not supported"));
+                }
+                match literal {
+                    None => {
+                        literal = Some(v);
+                        bus += 1;
+                    }
+                    Some(l) if l == v => {}
+                    Some(_) => return Err(err(slot, "only one unique literal operand is allowed")),
+                }
+            }
+            Some(Operand::Literal64(_)) => {
+                return Err(err(slot, "invalid operand for instruction"))
+            }
+            _ => {}
+        }
+        if bus > fam.constant_bus_limit {
+            return Err(err(
+                slot,
+                "invalid operand (violates constant bus restrictions)",
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn encode_vop3(
+    te: &TargetEncoding,
+    instr: &Instruction,
+    words: &mut Vec<u32>,
+) -> Result<Option<Lit>, EncodeError> {
+    let fam = te.family;
+    let l = fam.vop3;
+    let op = u32::from(te.op(instr.opcode, instr.encoding).unwrap_or(0));
+    let (t0, t1) = src_types(instr.opcode);
+    check_vop3_sources(te, instr)?;
+    let Operand::Vgpr { index, part } = instr.dst else {
+        return Err(err(Slot::Dst, "the destination must be a VGPR"));
+    };
+    let (src0, lit0) = src_code(te, instr.src0, t0, Slot::Src0, Encoding::Vop3)?;
+    let (src1, lit1) = match (instr.src1, t1) {
+        (Some(s1), Some(t1)) => src_code(te, s1, t1, Slot::Src1, Encoding::Vop3)?,
+        _ => (0, None),
+    };
+    let mut op_sel = 0u32;
+    if true16(te, t0) {
+        if part == Part::Hi {
+            op_sel |= 1 << l.op_sel_dst_bit;
+        }
+        if part_of(instr.src0) == Part::Hi {
+            op_sel |= 1;
+        }
+        if let Some(s1) = instr.src1 {
+            if part_of(s1) == Part::Hi {
+                op_sel |= 2;
+            }
+        }
+    }
+    let mut w0 = l.encoding.put(0, l.encoding_value);
+    w0 = l.op.put(w0, op);
+    w0 = l.vdst.put(w0, u32::from(index));
+    w0 = l.abs.put(w0, u32::from(instr.src0_mods.abs));
+    w0 = l.clamp.put(w0, u32::from(instr.clamp));
+    if op_sel != 0 {
+        let Some(f) = l.op_sel else {
+            return Err(err(Slot::Modifier, "not a valid operand: no op_sel here"));
+        };
+        w0 = f.put(w0, op_sel);
+    }
+    let mut w1 = l.src[0].put(0, src0);
+    w1 = l.src[1].put(w1, src1);
+    w1 = l.omod.put(w1, instr.omod.field());
+    w1 = l.neg.put(w1, u32::from(instr.src0_mods.neg));
+    words.push(w0);
+    words.push(w1);
+    Ok(lit0.or(lit1))
+}
+
+/// An SDWA source: (register or scalar code, is-scalar flag).
+fn sdwa_src(
+    te: &TargetEncoding,
+    op: Operand,
+    ty: OpType,
+    slot: Slot,
+) -> Result<(u32, bool), EncodeError> {
+    match op {
+        Operand::Vgpr { index, part } => {
+            check_part(te, part, ty, slot, Encoding::Sdwa)?;
+            Ok((check_vgpr(te, index, ty, slot)?, false))
+        }
+        Operand::Literal(_) | Operand::Literal64(_) => Err(err(
+            slot,
+            "invalid operand for instruction: SDWA takes no literal",
+        )),
+        other => Ok((src_code(te, other, ty, slot, Encoding::Sdwa)?.0, true)),
+    }
+}
+
+fn encode_sdwa(
+    te: &TargetEncoding,
+    instr: &Instruction,
+    words: &mut Vec<u32>,
+) -> Result<Option<Lit>, EncodeError> {
+    let fam = te.family;
+    let Some(l) = fam.sdwa else {
+        return Err(err(
+            Slot::Mnemonic,
+            "sdwa variant of this instruction is not supported",
+        ));
+    };
+    let Some(sel) = instr.sdwa else {
+        return Err(err(
+            Slot::Modifier,
+            "an SDWA instruction needs SDWA selectors",
+        ));
+    };
+    let op = u32::from(te.op(instr.opcode, instr.encoding).unwrap_or(0));
+    let (t0, t1) = src_types(instr.opcode);
+    let Operand::Vgpr { index, .. } = instr.dst else {
+        return Err(err(Slot::Dst, "the destination must be a VGPR"));
+    };
+    let vdst = check_vgpr(te, index, t0, Slot::Dst)?;
+    check_vop3_sources(te, instr)?;
+    let (s0, s0_scalar) = sdwa_src(te, instr.src0, t0, Slot::Src0)?;
+    let mut w1 = l.src0.put(0, s0);
+    w1 = l.dst_sel.put(w1, sel.dst_sel.field());
+    w1 = l.dst_unused.put(w1, sel.dst_unused.field());
+    w1 = l.clamp.put(w1, u32::from(instr.clamp));
+    w1 = l.omod.put(w1, instr.omod.field());
+    w1 = l.src0_sel.put(w1, sel.src0_sel.field());
+    w1 = l.src0_sext.put(w1, u32::from(instr.src0_mods.sext));
+    w1 = l.src0_neg.put(w1, u32::from(instr.src0_mods.neg));
+    w1 = l.src0_abs.put(w1, u32::from(instr.src0_mods.abs));
+    w1 = l.src0_sgpr.put(w1, u32::from(s0_scalar));
+    let w0 = match (instr.src1, t1) {
+        (Some(s1), Some(t1)) => {
+            let (c1, s1_scalar) = sdwa_src(te, s1, t1, Slot::Src1)?;
+            w1 = l.src1_sel.put(w1, sel.src1_sel.field());
+            w1 = l.src1_sext.put(w1, u32::from(instr.src1_mods.sext));
+            w1 = l.src1_sgpr.put(w1, u32::from(s1_scalar));
+            let v = fam.vop2;
+            let w = v.encoding.put(0, v.encoding_value);
+            v.src0
+                .put(v.vsrc1.put(v.vdst.put(v.op.put(w, op), vdst), c1), l.marker)
+        }
+        _ => {
+            let v = fam.vop1;
+            let w = v.encoding.put(0, v.encoding_value);
+            v.src0.put(v.vdst.put(v.op.put(w, op), vdst), l.marker)
+        }
+    };
+    words.push(w0);
+    words.push(w1);
+    Ok(None)
+}

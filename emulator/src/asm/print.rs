@@ -1,0 +1,142 @@
+//! [`Instruction`] -> text in LLVM's canonical spelling (what
+//! `llvm-mc --disassemble` prints).
+
+use super::encode::{inline_value, literal_is_inline, src_types, true16, OpType};
+use super::tables_bootstrap::target_encoding;
+use crate::instr::{Encoding, Instruction, Opcode, Operand, Part, ScalarReg, SrcMods};
+use crate::kernels::{FormatKind, Omod};
+use crate::target::Target;
+
+fn reg(op: Operand, ty: OpType, halves: bool) -> String {
+    let wide = ty.bits() == 64;
+    match op {
+        Operand::Vgpr { index, part } => {
+            if wide {
+                format!("v[{index}:{}]", index + 1)
+            } else if halves {
+                format!("v{index}{}", if part == Part::Hi { ".h" } else { ".l" })
+            } else {
+                format!("v{index}")
+            }
+        }
+        Operand::Scalar { reg, .. } => match reg {
+            ScalarReg::Sgpr(n) if wide => format!("s[{n}:{}]", n + 1),
+            ScalarReg::Sgpr(n) => format!("s{n}"),
+            ScalarReg::VccLo => (if wide { "vcc" } else { "vcc_lo" }).to_string(),
+            ScalarReg::VccHi => "vcc_hi".to_string(),
+            ScalarReg::ExecLo => (if wide { "exec" } else { "exec_lo" }).to_string(),
+            ScalarReg::ExecHi => "exec_hi".to_string(),
+            ScalarReg::M0 => "m0".to_string(),
+            ScalarReg::Null => "null".to_string(),
+        },
+        Operand::InlineInt(i) => i.to_string(),
+        Operand::InlineFloat(c) => c.syntax().to_string(),
+        Operand::Literal(v) => {
+            if ty == OpType::F64 {
+                // LLVM prints an F64 literal whose value is an inline
+                // constant as that constant.
+                if let Some(c) = inline_value(u64::from(v) << 32, ty) {
+                    return reg(c, ty, halves);
+                }
+                return format!("{v:#x}");
+            }
+            if literal_is_inline(v, ty) {
+                format!("lit({v:#x})")
+            } else {
+                format!("{v:#x}")
+            }
+        }
+        Operand::Literal64(v) => {
+            if let Some(c) = inline_value(v, ty) {
+                reg(c, ty, halves)
+            } else if v >> 32 == 0 {
+                format!("lit64({v:#x})")
+            } else {
+                format!("{v:#x}")
+            }
+        }
+    }
+}
+
+fn is_const(op: Operand) -> bool {
+    !matches!(op, Operand::Vgpr { .. } | Operand::Scalar { .. })
+}
+
+fn source(op: Operand, mods: SrcMods, ty: OpType, halves: bool) -> String {
+    let mut s = reg(op, ty, halves);
+    if mods.sext {
+        s = format!("sext({s})");
+    }
+    if mods.abs {
+        s = format!("|{s}|");
+    }
+    if mods.neg {
+        s = if is_const(op) && !mods.abs {
+            format!("neg({s})")
+        } else {
+            format!("-{s}")
+        };
+    }
+    s
+}
+
+/// `instr` as LLVM's disassembler spells it on `target`.
+pub fn disassemble(target: Target, instr: &Instruction) -> String {
+    let te = target_encoding(target);
+    let (t0, t1) = src_types(instr.opcode);
+    let halves = true16(te, t0);
+    let vop3_only = matches!(instr.opcode, Opcode::LdexpF32 | Opcode::LdexpF64);
+    let suffix = match instr.encoding {
+        Encoding::Vop3 if vop3_only => "",
+        e => e.suffix(),
+    };
+    let e32 = matches!(instr.encoding, Encoding::Vop1 | Encoding::Vop2);
+    let mut out = format!(
+        "{}{suffix} {}",
+        instr.opcode.mnemonic(),
+        reg(instr.dst, t0, halves)
+    );
+    out.push_str(", ");
+    out.push_str(&source(instr.src0, instr.src0_mods, t0, halves));
+    if let (Some(s1), Some(t1)) = (instr.src1, t1) {
+        out.push_str(", ");
+        let h1 = halves && (t1 == OpType::I16);
+        out.push_str(&source(s1, instr.src1_mods, t1, h1));
+    }
+    if instr.encoding == Encoding::Vop3 && halves {
+        let hi = |op: Option<Operand>| matches!(op, Some(Operand::Vgpr { part: Part::Hi, .. }));
+        let mut bits = vec![hi(Some(instr.src0))];
+        if instr.src1.is_some() {
+            bits.push(hi(instr.src1));
+        }
+        bits.push(hi(Some(instr.dst)));
+        if bits.iter().any(|b| *b) {
+            let list: Vec<&str> = bits.iter().map(|b| if *b { "1" } else { "0" }).collect();
+            out.push_str(&format!(" op_sel:[{}]", list.join(",")));
+        }
+    }
+    if !e32 {
+        if instr.clamp {
+            out.push_str(" clamp");
+        }
+        match instr.omod {
+            Omod::None => {}
+            Omod::Mul2 => out.push_str(" mul:2"),
+            Omod::Mul4 => out.push_str(" mul:4"),
+            Omod::Div2 => out.push_str(" div:2"),
+        }
+    }
+    if let Some(s) = instr.sdwa {
+        out.push_str(&format!(
+            " dst_sel:{} dst_unused:{} src0_sel:{}",
+            s.dst_sel.syntax(),
+            s.dst_unused.syntax(),
+            s.src0_sel.syntax()
+        ));
+        if instr.src1.is_some() {
+            out.push_str(&format!(" src1_sel:{}", s.src1_sel.syntax()));
+        }
+    }
+    let _ = FormatKind::F16;
+    out
+}

@@ -1,0 +1,251 @@
+//! The shapes of the encoding tables: where each field of VOP1, VOP2, VOP3
+//! (e64) and SDWA sits in a family's machine words, which operand codes mean
+//! what, and the per-target facts the assembler needs.
+//!
+//! Only types live here. The values are in [`super::tables_bootstrap`] until
+//! they move into `isa-spec/` and the generated modules.
+
+use crate::instr::{Encoding, Opcode};
+use crate::target::{Family, Target};
+
+/// A bit field of a 32-bit machine word.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Field {
+    /// Lowest bit.
+    pub lo: u8,
+    /// Width in bits.
+    pub width: u8,
+}
+
+impl Field {
+    /// The field at bits `hi:lo`.
+    pub const fn bits(hi: u8, lo: u8) -> Field {
+        Field {
+            lo,
+            width: hi - lo + 1,
+        }
+    }
+
+    /// A one-bit field.
+    pub const fn bit(b: u8) -> Field {
+        Field { lo: b, width: 1 }
+    }
+
+    /// All-ones of the field's width.
+    pub const fn mask(self) -> u32 {
+        if self.width >= 32 {
+            u32::MAX
+        } else {
+            (1u32 << self.width) - 1
+        }
+    }
+
+    /// The field's value in `word`.
+    pub const fn get(self, word: u32) -> u32 {
+        (word >> self.lo) & self.mask()
+    }
+
+    /// `word` with the field set to `value` (truncated to the width).
+    pub const fn put(self, word: u32, value: u32) -> u32 {
+        (word & !(self.mask() << self.lo)) | ((value & self.mask()) << self.lo)
+    }
+
+    /// Whether `value` fits the field.
+    pub const fn fits(self, value: u32) -> bool {
+        value & !self.mask() == 0
+    }
+}
+
+/// VOP1: one source, 32 bits (`_e32`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Vop1Layout {
+    /// Fixed bits that identify the encoding.
+    pub encoding: Field,
+    /// Their value.
+    pub encoding_value: u32,
+    /// Opcode.
+    pub op: Field,
+    /// Destination VGPR.
+    pub vdst: Field,
+    /// Source operand code (9 bits: SGPR, constant, or 256 + VGPR).
+    pub src0: Field,
+}
+
+/// VOP2: two sources, 32 bits (`_e32`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Vop2Layout {
+    /// Fixed bits that identify the encoding.
+    pub encoding: Field,
+    /// Their value.
+    pub encoding_value: u32,
+    /// Opcode.
+    pub op: Field,
+    /// Destination VGPR.
+    pub vdst: Field,
+    /// Second source: a VGPR number.
+    pub vsrc1: Field,
+    /// First source operand code.
+    pub src0: Field,
+}
+
+/// VOP3 (`_e64`), two dwords: `word0` fields then `word1` fields.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Vop3Layout {
+    /// Fixed bits of word 0 that identify the encoding.
+    pub encoding: Field,
+    /// Their value.
+    pub encoding_value: u32,
+    /// Opcode (word 0).
+    pub op: Field,
+    /// Destination VGPR (word 0).
+    pub vdst: Field,
+    /// ABS of src0, src1, src2: bits `abs.lo + n` (word 0).
+    pub abs: Field,
+    /// OPSEL: src0, src1, src2 high halves, then the destination's (word 0);
+    /// None where the family has no such field for these instructions.
+    pub op_sel: Option<Field>,
+    /// Bit of `op_sel` that selects the destination half.
+    pub op_sel_dst_bit: u8,
+    /// CLAMP (word 0).
+    pub clamp: Field,
+    /// src0, src1, src2 operand codes (word 1).
+    pub src: [Field; 3],
+    /// OMOD (word 1).
+    pub omod: Field,
+    /// NEG of src0, src1, src2: bits `neg.lo + n` (word 1).
+    pub neg: Field,
+}
+
+/// SDWA: a VOP1/VOP2 word whose src0 is the SDWA code, then a second dword.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SdwaLayout {
+    /// The VOP1/VOP2 src0 code that announces SDWA.
+    pub marker: u32,
+    /// src0 register number (word 1).
+    pub src0: Field,
+    /// dst_sel (word 1).
+    pub dst_sel: Field,
+    /// dst_unused (word 1).
+    pub dst_unused: Field,
+    /// CLAMP (word 1).
+    pub clamp: Field,
+    /// OMOD (word 1).
+    pub omod: Field,
+    /// src0_sel (word 1).
+    pub src0_sel: Field,
+    /// src0 sign extension (word 1).
+    pub src0_sext: Field,
+    /// src0 NEG (word 1).
+    pub src0_neg: Field,
+    /// src0 ABS (word 1).
+    pub src0_abs: Field,
+    /// src0 is a scalar operand code rather than a VGPR (word 1).
+    pub src0_sgpr: Field,
+    /// src1_sel (word 1).
+    pub src1_sel: Field,
+    /// src1 sign extension (word 1).
+    pub src1_sext: Field,
+    /// src1 NEG (word 1).
+    pub src1_neg: Field,
+    /// src1 ABS (word 1).
+    pub src1_abs: Field,
+    /// src1 is a scalar operand code (word 1).
+    pub src1_sgpr: Field,
+    /// Bits of word 1 that must be zero.
+    pub reserved: u32,
+}
+
+/// What the 9-bit source operand codes mean in a family.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OperandCodes {
+    /// Highest SGPR number (s0..=sN).
+    pub max_sgpr: u8,
+    /// vcc_lo (vcc_hi is the next code).
+    pub vcc_lo: u32,
+    /// m0.
+    pub m0: u32,
+    /// null, where the family has it.
+    pub null: Option<u32>,
+    /// exec_lo (exec_hi is the next code).
+    pub exec_lo: u32,
+    /// Integer 0; 1..=64 follow, then -1..=-16.
+    pub int_zero: u32,
+    /// The first float constant: 0.5, -0.5, 1.0, -1.0, 2.0, -2.0, 4.0, -4.0,
+    /// 1/(2*pi) follow in that order.
+    pub float_first: u32,
+    /// A 32-bit literal dword follows the instruction.
+    pub literal: u32,
+    /// A 64-bit literal follows (F64 operands of 32-bit encodings), where the
+    /// target has it.
+    pub literal64: Option<u32>,
+    /// VGPR v0 (v1..=v255 follow).
+    pub vgpr_first: u32,
+}
+
+/// The field layouts of one ISA family.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FamilyEncoding {
+    /// Which family.
+    pub family: Family,
+    /// VOP1.
+    pub vop1: Vop1Layout,
+    /// VOP2.
+    pub vop2: Vop2Layout,
+    /// VOP3.
+    pub vop3: Vop3Layout,
+    /// SDWA, where the family has it.
+    pub sdwa: Option<SdwaLayout>,
+    /// Operand codes.
+    pub codes: OperandCodes,
+    /// 16-bit operands of e32 forms name register halves: bit 7 of an 8-bit
+    /// VGPR field selects the high half (true16).
+    pub true16_e32_halves: bool,
+    /// VOP3 may carry a literal dword.
+    pub vop3_literal: bool,
+    /// How many distinct SGPRs/literals one VOP3 instruction may read.
+    pub constant_bus_limit: u8,
+}
+
+/// One instruction form and its opcode number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FormOpcode {
+    /// The instruction.
+    pub opcode: Opcode,
+    /// Its encoding.
+    pub encoding: Encoding,
+    /// The opcode number in that encoding.
+    pub op: u16,
+}
+
+/// Everything the assembler, encoder and decoder need about one target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TargetEncoding {
+    /// Which target.
+    pub target: Target,
+    /// Its family's layouts.
+    pub family: &'static FamilyEncoding,
+    /// The forms it has and their opcode numbers.
+    pub forms: &'static [FormOpcode],
+    /// 64-bit VGPR operands must start at an even register.
+    pub aligned_vgpr_pairs: bool,
+    /// F64 operands of 32-bit encodings may take a 64-bit literal.
+    pub literal64: bool,
+}
+
+impl TargetEncoding {
+    /// The opcode number of `opcode` in `encoding`, if the target has the form.
+    pub fn op(&self, opcode: Opcode, encoding: Encoding) -> Option<u16> {
+        self.forms
+            .iter()
+            .find(|f| f.opcode == opcode && f.encoding == encoding)
+            .map(|f| f.op)
+    }
+
+    /// The form with opcode number `op` in `encoding`.
+    pub fn opcode(&self, encoding: Encoding, op: u32) -> Option<Opcode> {
+        self.forms
+            .iter()
+            .find(|f| f.encoding == encoding && u32::from(f.op) == op)
+            .map(|f| f.opcode)
+    }
+}
