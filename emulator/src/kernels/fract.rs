@@ -88,7 +88,6 @@ pub fn fract_detail<F: Format>(s: u64, p: &Policy) -> (u64, FractCase, Rounding)
         } else {
             frac
         };
-<<<<<<< HEAD
         if !negative && e == -1 {
             return (s, FractCase::BelowOne, exact);
         }
@@ -97,9 +96,6 @@ pub fn fract_detail<F: Format>(s: u64, p: &Policy) -> (u64, FractCase, Rounding)
             FractCase::ExactFraction,
             exact,
         );
-=======
-        return normalize_exact::<F>(r, e - F::MAN as i32);
->>>>>>> machinecode
     }
     if !negative {
         // 0 < x < 0.5: x itself; only a subnormal x can need the output flush.

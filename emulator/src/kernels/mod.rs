@@ -12,13 +12,8 @@ pub mod policy;
 pub mod wave;
 
 pub use format::{Format, FormatKind, F16, F32, F64};
-<<<<<<< HEAD
 pub use fract::{fract, FractCase, Rounding};
 pub use ldexp::{ldexp, LdexpCase};
-=======
-pub use fract::fract;
-pub use ldexp::ldexp;
->>>>>>> machinecode
 pub use policy::{
     ClampNan, FloatRules, Mode, Modifiers, Omod, OmodDecision, OmodGate, Policy, Round, SnanPolicy,
 };
