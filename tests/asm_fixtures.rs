@@ -86,7 +86,7 @@ fn fixtures_match_llvm() {
     let mut counts = Vec::new();
     for target in Target::ALL {
         let text = fixture(target);
-        let (mut ok, mut err, mut dev) = (0, 0, 0);
+        let (mut ok, mut err, mut dev, mut same_col) = (0, 0, 0, 0);
         for l in lines(&text) {
             let got = assemble(target, l.input);
             if let Some(why) = known_deviation(target, &l) {
@@ -107,6 +107,9 @@ fn fixtures_match_llvm() {
             }
             if !l.ok {
                 err += 1;
+                if let Err(e) = &got {
+                    same_col += usize::from(l.a.parse::<usize>() == Ok(e.column));
+                }
                 if let Ok(b) = got {
                     failures.push(format!(
                         "{target}:{}: `{}`: LLVM rejects ({}), we give {}",
@@ -179,7 +182,7 @@ fn fixtures_match_llvm() {
             }
         }
         counts.push(format!(
-            "{target}: {ok} accepted, {err} rejected, {dev} known deviations"
+            "{target}: {ok} accepted, {err} rejected ({same_col} at LLVM's column), {dev} known deviations"
         ));
     }
     for c in &counts {

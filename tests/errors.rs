@@ -110,7 +110,12 @@ fn registers_out_of_range_are_refused() {
 fn operands_and_modifiers_the_form_cannot_take_are_refused() {
     let t = Target::Gfx1030;
     let e32 = Instruction::unary(FractF32, Encoding::Vop1, Operand::v(0), Operand::v(1));
-    for bad in [e32.clamp(), e32.abs(), e32.neg(), e32.omod(Omod::Mul2)] {
+    for bad in [
+        e32.with_clamp(),
+        e32.with_abs(),
+        e32.with_neg(),
+        e32.with_omod(Omod::Mul2),
+    ] {
         assert!(
             matches!(run(t, bad), Err(ExecError::InvalidModifier { .. })),
             "{bad:?}"
@@ -171,7 +176,7 @@ fn operands_and_modifiers_the_form_cannot_take_are_refused() {
     assert!(run(t, i).is_err());
     // SDWA selectors on a VOP3 instruction, and an SDWA one without them.
     let i = Instruction::unary(FractF32, Encoding::Vop3, Operand::v(0), Operand::v(1))
-        .sdwa(Default::default());
+        .with_sdwa(Default::default());
     assert!(run(t, i).is_err());
     let mut i = Instruction::unary(FractF32, Encoding::Sdwa, Operand::v(0), Operand::v(1));
     i.sdwa = None;

@@ -20,7 +20,7 @@ fn sweep() -> Vec<u64> {
     let mut out = Vec::new();
     let f16: Vec<u16> = (0..=u16::MAX).collect();
     let exps: Vec<i32> = (0..f16.len()).map(|i| (i as i32 % 61) - 30).collect();
-    for mode in [0xf0, 0xfc, 0x00, 0x8000_f4] {
+    for mode in [0xf0, 0xfc, 0x00, 0x0080_00f4] {
         for omod in [Omod::None, Omod::Mul2, Omod::Div2] {
             let mods = Modifiers {
                 omod,

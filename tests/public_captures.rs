@@ -84,7 +84,7 @@ fn public_hardware_rows() {
             Operand::v_lo(0),
             Operand::v_lo(1),
         )
-        .neg(),
+        .with_neg(),
         &[Reg::V(0, 0xa5a5a5a5), Reg::V(1, 0x5a5a0001)],
         &[Reg::V(0, 0xa5a53bff)],
     );
@@ -98,7 +98,7 @@ fn public_hardware_rows() {
             Operand::v_lo(0),
             Operand::v_lo(1),
         )
-        .omod(Omod::Mul2),
+        .with_omod(Omod::Mul2),
         &[Reg::V(0, 0xa5a5a5a5), Reg::V(1, 0x5a5a8001)],
         &[Reg::V(0, 0xa5a53fff)],
     );
@@ -151,7 +151,7 @@ fn public_hardware_rows() {
             Operand::v(0),
             Operand::v(1),
         )
-        .clamp(),
+        .with_clamp(),
         &[Reg::V(0, 0xdeadbeef), Reg::V(1, 0x7f800001)],
         &[Reg::V(0, 0x00000000)],
     );
@@ -229,7 +229,7 @@ fn public_hardware_rows() {
             Operand::v(0),
             Operand::v(2),
         )
-        .omod(Omod::Mul2),
+        .with_omod(Omod::Mul2),
         &[
             Reg::Pair(0, 0xdeadbeefdeadbeef),
             Reg::Pair(2, 0x8000000000000001),
@@ -246,7 +246,7 @@ fn public_hardware_rows() {
             Operand::v(0),
             Operand::v(2),
         )
-        .clamp(),
+        .with_clamp(),
         &[
             Reg::Pair(0, 0xdeadbeefdeadbeef),
             Reg::Pair(2, 0x7ff0000000000001),
@@ -732,7 +732,7 @@ fn public_hardware_rows() {
             Operand::v(1),
             Operand::v(2),
         )
-        .omod(Omod::Mul2),
+        .with_omod(Omod::Mul2),
         &[
             Reg::V(0, 0xdeadbeef),
             Reg::V(1, 0x7f7fffff),
@@ -1003,7 +1003,7 @@ fn public_hardware_rows() {
             Operand::v(1),
             Operand::v(2),
         )
-        .omod(Omod::Mul2),
+        .with_omod(Omod::Mul2),
         &[
             Reg::V(0, 0xdeadbeef),
             Reg::V(1, 0x7f7fffff),
@@ -1076,7 +1076,7 @@ fn public_hardware_rows() {
             Operand::v_lo(1),
             Operand::v_lo(2),
         )
-        .omod(Omod::Mul2),
+        .with_omod(Omod::Mul2),
         &[
             Reg::V(0, 0xa5a5a5a5),
             Reg::V(1, 0x00003bff),
@@ -1095,8 +1095,8 @@ fn public_hardware_rows() {
             Operand::v(1),
             Operand::v(2),
         )
-        .omod(Omod::Div2)
-        .sdwa(Sdwa {
+        .with_omod(Omod::Div2)
+        .with_sdwa(Sdwa {
             dst_sel: SdwaSel::Word0,
             dst_unused: DstUnused::Preserve,
             src0_sel: SdwaSel::Word0,

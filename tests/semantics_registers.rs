@@ -145,7 +145,7 @@ fn f32_and_f64_write_whole_registers() {
 fn sdwa_destination_selection() {
     let t = "gfx1030";
     let ins = |s: Sdwa| {
-        Instruction::unary(FractF16, Encoding::Sdwa, Operand::v(0), Operand::v(1)).sdwa(s)
+        Instruction::unary(FractF16, Encoding::Sdwa, Operand::v(0), Operand::v(1)).with_sdwa(s)
     };
     let old = Reg::V(0, 0xa5a5_a5a5);
     // FRACT(1.5) = 0x3800 into WORD_1.
@@ -224,7 +224,7 @@ fn sdwa_destination_selection() {
     check(t, KEEP, ins(dw), &[old, src], &[Reg::V(0, 0x0000_3800)]);
     // An F32 result with WORD_1 stores its raw low 16 bits: FRACT(pi) = 0x3e10fdb0.
     let i = Instruction::unary(FractF32, Encoding::Sdwa, Operand::v(0), Operand::v(1));
-    let i = i.sdwa(sdwa(
+    let i = i.with_sdwa(sdwa(
         SdwaSel::Word1,
         DstUnused::Pad,
         SdwaSel::Dword,
@@ -251,8 +251,8 @@ fn sdwa_source_selection_and_modifiers() {
     );
     // src0 WORD_1 = 1.25, NEG on the selected float: FRACT(-1.25) = 0.75.
     let i = Instruction::unary(FractF16, Encoding::Sdwa, Operand::v(0), Operand::v(1))
-        .sdwa(s)
-        .neg();
+        .with_sdwa(s)
+        .with_neg();
     check(
         t,
         KEEP,
@@ -268,7 +268,7 @@ fn sdwa_source_selection_and_modifiers() {
         Operand::v(1),
         Operand::v(2),
     )
-    .sdwa(s);
+    .with_sdwa(s);
     let mut sext = ld;
     sext.src1_mods.sext = true;
     let inputs = [old, Reg::V(1, 0x3c00_0000), Reg::V(2, 0x0000_00ff)];
@@ -288,8 +288,8 @@ fn sdwa_source_selection_and_modifiers() {
         Operand::v(1),
         Operand::v(2),
     )
-    .sdwa(s)
-    .omod(amdgpu_valu::Omod::Div2);
+    .with_sdwa(s)
+    .with_omod(amdgpu_valu::Omod::Div2);
     check(
         t,
         0,

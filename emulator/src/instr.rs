@@ -215,8 +215,8 @@ pub enum Operand {
     InlineFloat(FloatConst),
     /// A 32-bit literal (for a 64-bit float operand: the high dword).
     Literal(u32),
-    /// A 64-bit literal, the whole value of a 64-bit float operand (gfx1250
-    /// VOP1, operand code 254; LLVM's `lit64`).
+    /// A 64-bit literal, the whole value of a 64-bit float operand (gfx1250,
+    /// operand code 254; LLVM's `lit64`).
     Literal64(u64),
 }
 
@@ -488,31 +488,31 @@ impl Instruction {
     }
 
     /// With ABS on src0.
-    pub fn abs(mut self) -> Instruction {
+    pub fn with_abs(mut self) -> Instruction {
         self.src0_mods.abs = true;
         self
     }
 
     /// With NEG on src0.
-    pub fn neg(mut self) -> Instruction {
+    pub fn with_neg(mut self) -> Instruction {
         self.src0_mods.neg = true;
         self
     }
 
     /// With CLAMP.
-    pub fn clamp(mut self) -> Instruction {
+    pub fn with_clamp(mut self) -> Instruction {
         self.clamp = true;
         self
     }
 
     /// With an OMOD.
-    pub fn omod(mut self, omod: Omod) -> Instruction {
+    pub fn with_omod(mut self, omod: Omod) -> Instruction {
         self.omod = omod;
         self
     }
 
     /// With SDWA selectors.
-    pub fn sdwa(mut self, sdwa: Sdwa) -> Instruction {
+    pub fn with_sdwa(mut self, sdwa: Sdwa) -> Instruction {
         self.sdwa = Some(sdwa);
         self
     }

@@ -229,8 +229,8 @@ pub struct TargetSpec {
     pub f16_dst_high: Sourced<F16DstHigh>,
     /// Signalling NaNs in FRACT/LDEXP.
     pub snan: Sourced<SnanPolicy>,
-    /// SDWA F16 FRACT/LDEXP output policy.
-    pub sdwa_f16_output: Sourced<SdwaF16Output>,
+    /// SDWA F16 FRACT/LDEXP output policy; `None` where the target has no SDWA.
+    pub sdwa_f16_output: Option<Sourced<SdwaF16Output>>,
     /// 64-bit VGPR operands must start at an even register.
     pub aligned_vgpr_pairs: Sourced<bool>,
     /// FRACT's rules on this target.

@@ -37,7 +37,19 @@ const HEADER: &str = "\
 # column:      1-based column of LLVM's error; message: LLVM's error text.
 ";
 
-/// Entry point: regenerate every target's fixture file.
+/// `cargo xtask fixtures`.
+pub fn main() -> std::process::ExitCode {
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    match run(&root) {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("xtask fixtures: {e}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+/// Regenerate every target's fixture file.
 pub fn run(root: &Path) -> Result<(), String> {
     let dir = root.join("tests/fixtures/encodings");
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
@@ -402,6 +414,7 @@ const KINDS64: &[&str] = &[
     "-4.0",
     "0.15915494",
     "-0.15915494",
+    "0.15915494309189532",
     "0.0",
     "1.5",
     "0.1",

@@ -2,31 +2,64 @@
 //!
 //! - `regen`: rewrite `emulator/src/generated/` from `isa-spec/`.
 //! - `check`: fail if the generated code is stale.
+//! - `verify [--exhaustive]`: the kernels against the reference model.
 //! - `fixtures`: rewrite `tests/fixtures/encodings/` by asking `llvm-mc-22`.
 
-mod fixtures;
-
-use std::path::PathBuf;
 use std::process::ExitCode;
+
+mod fixtures;
+mod regen;
+mod verify;
+
+/// One `cargo xtask` command.
+struct Command {
+    name: &'static str,
+    help: &'static str,
+    run: fn(&[String]) -> ExitCode,
+}
+
+/// Every command; add new ones here.
+const COMMANDS: &[Command] = &[
+    Command {
+        name: "regen",
+        help: "rewrite emulator/src/generated/ from isa-spec/",
+        run: |_| regen::regen(),
+    },
+    Command {
+        name: "check",
+        help: "fail if the generated code is stale",
+        run: |_| regen::check(),
+    },
+    Command {
+        name: "fixtures",
+        help: "rewrite tests/fixtures/encodings/ from llvm-mc-22",
+        run: |_| fixtures::main(),
+    },
+    Command {
+        name: "verify",
+        help: "compare the kernels with the reference model [--exhaustive]",
+        run: verify::run,
+    },
+];
+
+fn usage() -> ExitCode {
+    eprintln!("usage: cargo xtask <command>\n\ncommands:");
+    for c in COMMANDS {
+        eprintln!("  {:<8} {}", c.name, c.help);
+    }
+    ExitCode::from(2)
+}
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let Some(cmd) = args.first() else {
-        eprintln!("usage: cargo xtask <regen|check|fixtures>");
-        return ExitCode::from(2);
+        return usage();
     };
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-    match cmd.as_str() {
-        "fixtures" => match fixtures::run(&root) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("xtask fixtures: {e}");
-                ExitCode::FAILURE
-            }
-        },
-        other => {
-            eprintln!("unknown xtask command `{other}`");
-            ExitCode::from(2)
+    match COMMANDS.iter().find(|c| c.name == cmd) {
+        Some(c) => (c.run)(&args[1..]),
+        None => {
+            eprintln!("unknown xtask command `{cmd}`");
+            usage()
         }
     }
 }

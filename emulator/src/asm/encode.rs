@@ -169,7 +169,7 @@ fn check_vgpr(te: &TargetEncoding, index: u16, ty: OpType, slot: Slot) -> Result
     if last > 255 {
         return Err(err(slot, "register index is out of range"));
     }
-    if ty.bits() == 64 && te.aligned_vgpr_pairs && index % 2 != 0 {
+    if ty.bits() == 64 && te.aligned_vgpr_pairs() && index % 2 != 0 {
         return Err(err(
             slot,
             "invalid register class: vgpr tuples must be 64 bit aligned",
@@ -451,11 +451,11 @@ fn check_vop3_sources(te: &TargetEncoding, instr: &Instruction) -> Result<(), En
         .enumerate()
     {
         match op {
-            Some(Operand::Scalar { reg, .. }) if reg != ScalarReg::Null => {
-                if !scalars.contains(&(reg, wide[i])) {
-                    scalars.push((reg, wide[i]));
-                    bus += 1;
-                }
+            Some(Operand::Scalar { reg, .. })
+                if reg != ScalarReg::Null && !scalars.contains(&(reg, wide[i])) =>
+            {
+                scalars.push((reg, wide[i]));
+                bus += 1;
             }
             Some(lit @ (Operand::Literal(_) | Operand::Literal64(_))) => {
                 let v = match lit {
@@ -474,9 +474,6 @@ fn check_vop3_sources(te: &TargetEncoding, instr: &Instruction) -> Result<(), En
                     Some(l) if l == v => {}
                     Some(_) => return Err(err(slot, "only one unique literal operand is allowed")),
                 }
-            }
-            Some(Operand::Literal64(_)) => {
-                return Err(err(slot, "invalid operand for instruction"))
             }
             _ => {}
         }

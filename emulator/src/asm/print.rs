@@ -3,7 +3,7 @@
 
 use super::encode::{inline_value, literal_is_inline, src_types, true16, OpType};
 use super::tables_bootstrap::target_encoding;
-use crate::instr::{Encoding, Instruction, Opcode, Operand, Part, ScalarReg, SrcMods};
+use crate::instr::{Encoding, FloatConst, Instruction, Opcode, Operand, Part, ScalarReg, SrcMods};
 use crate::kernels::{FormatKind, Omod};
 use crate::target::Target;
 
@@ -30,6 +30,10 @@ fn reg(op: Operand, ty: OpType, halves: bool) -> String {
             ScalarReg::Null => "null".to_string(),
         },
         Operand::InlineInt(i) => i.to_string(),
+        // LLVM spells 1/(2*pi) with the digits of the format it is read in.
+        Operand::InlineFloat(FloatConst::InvTwoPi) if ty == OpType::F64 => {
+            "0.15915494309189532".to_string()
+        }
         Operand::InlineFloat(c) => c.syntax().to_string(),
         Operand::Literal(v) => {
             if ty == OpType::F64 {

@@ -206,46 +206,38 @@ pub struct FamilyEncoding {
     pub constant_bus_limit: u8,
 }
 
-/// One instruction form and its opcode number.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FormOpcode {
-    /// The instruction.
-    pub opcode: Opcode,
-    /// Its encoding.
-    pub encoding: Encoding,
-    /// The opcode number in that encoding.
-    pub op: u16,
-}
-
-/// Everything the assembler, encoder and decoder need about one target.
+/// Everything the assembler, encoder and decoder need about one target
+/// beyond its family's layouts. Opcode numbers, forms and register-pair
+/// alignment come from the target's generated [`crate::TargetSpec`]
+/// (`isa-spec/`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TargetEncoding {
     /// Which target.
     pub target: Target,
     /// Its family's layouts.
     pub family: &'static FamilyEncoding,
-    /// The forms it has and their opcode numbers.
-    pub forms: &'static [FormOpcode],
-    /// 64-bit VGPR operands must start at an even register.
-    pub aligned_vgpr_pairs: bool,
-    /// F64 operands of 32-bit encodings may take a 64-bit literal.
+    /// F64 operands may take a 64-bit literal.
     pub literal64: bool,
 }
 
 impl TargetEncoding {
     /// The opcode number of `opcode` in `encoding`, if the target has the form.
     pub fn op(&self, opcode: Opcode, encoding: Encoding) -> Option<u16> {
-        self.forms
-            .iter()
-            .find(|f| f.opcode == opcode && f.encoding == encoding)
-            .map(|f| f.op)
+        self.target.spec().form(opcode, encoding).map(|f| f.op)
     }
 
     /// The form with opcode number `op` in `encoding`.
     pub fn opcode(&self, encoding: Encoding, op: u32) -> Option<Opcode> {
-        self.forms
+        self.target
+            .spec()
+            .forms
             .iter()
             .find(|f| f.encoding == encoding && u32::from(f.op) == op)
             .map(|f| f.opcode)
+    }
+
+    /// 64-bit VGPR operands must start at an even register.
+    pub fn aligned_vgpr_pairs(&self) -> bool {
+        self.target.spec().aligned_vgpr_pairs.value
     }
 }

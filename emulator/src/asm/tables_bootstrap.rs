@@ -1,10 +1,10 @@
-//! TEMPORARY: the encoding table values, hand-written from `llvm-mc-22`
-//! output until they move into `isa-spec/` and reach the code through the
-//! generated modules (issue 3, phase 2). Every number here was checked
-//! against `tests/fixtures/encodings/`.
+//! TEMPORARY: the field layouts and operand codes of each family,
+//! hand-written from `llvm-mc-22` output until they move into `isa-spec/`
+//! and reach the code through the generated modules (issue 3, phase 2).
+//! Opcode numbers already come from the generated `TargetSpec.forms`.
+//! Every number here is checked by `tests/asm_fixtures.rs`.
 
 use super::tables::*;
-use crate::instr::{Encoding, Opcode};
 use crate::target::{Family, Target};
 
 const VOP1: Vop1Layout = Vop1Layout {
@@ -129,88 +129,25 @@ pub static GFX1250: FamilyEncoding = FamilyEncoding {
     ..GFX12
 };
 
-const fn f(opcode: Opcode, encoding: Encoding, op: u16) -> FormOpcode {
-    FormOpcode {
-        opcode,
-        encoding,
-        op,
-    }
-}
-
-use Encoding::{Sdwa, Vop1, Vop2, Vop3};
-use Opcode::*;
-
-static GFX9_FORMS: [FormOpcode; 13] = [
-    f(FractF16, Vop1, 0x48),
-    f(FractF16, Vop3, 0x188),
-    f(FractF16, Sdwa, 0x48),
-    f(FractF32, Vop1, 0x1b),
-    f(FractF32, Vop3, 0x15b),
-    f(FractF32, Sdwa, 0x1b),
-    f(FractF64, Vop1, 0x32),
-    f(FractF64, Vop3, 0x172),
-    f(LdexpF16, Vop2, 0x33),
-    f(LdexpF16, Vop3, 0x133),
-    f(LdexpF16, Sdwa, 0x33),
-    f(LdexpF32, Vop3, 0x288),
-    f(LdexpF64, Vop3, 0x284),
-];
-
-static GFX10_FORMS: [FormOpcode; 13] = [
-    f(FractF16, Vop1, 0x5f),
-    f(FractF16, Vop3, 0x1df),
-    f(FractF16, Sdwa, 0x5f),
-    f(FractF32, Vop1, 0x20),
-    f(FractF32, Vop3, 0x1a0),
-    f(FractF32, Sdwa, 0x20),
-    f(FractF64, Vop1, 0x3e),
-    f(FractF64, Vop3, 0x1be),
-    f(LdexpF16, Vop2, 0x3b),
-    f(LdexpF16, Vop3, 0x13b),
-    f(LdexpF16, Sdwa, 0x3b),
-    f(LdexpF32, Vop3, 0x362),
-    f(LdexpF64, Vop3, 0x168),
-];
-
-static GFX11_FORMS: [FormOpcode; 10] = [
-    f(FractF16, Vop1, 0x5f),
-    f(FractF16, Vop3, 0x1df),
-    f(FractF32, Vop1, 0x20),
-    f(FractF32, Vop3, 0x1a0),
-    f(FractF64, Vop1, 0x3e),
-    f(FractF64, Vop3, 0x1be),
-    f(LdexpF16, Vop2, 0x3b),
-    f(LdexpF16, Vop3, 0x13b),
-    f(LdexpF32, Vop3, 0x31c),
-    f(LdexpF64, Vop3, 0x32b),
-];
-
-const fn t(
-    target: Target,
-    family: &'static FamilyEncoding,
-    forms: &'static [FormOpcode],
-    aligned_vgpr_pairs: bool,
-) -> TargetEncoding {
+const fn t(target: Target, family: &'static FamilyEncoding) -> TargetEncoding {
     TargetEncoding {
         target,
         family,
-        forms,
-        aligned_vgpr_pairs,
         literal64: family.codes.literal64.is_some(),
     }
 }
 
 static TARGETS: [TargetEncoding; 10] = [
-    t(Target::Gfx908, &GFX9, &GFX9_FORMS, false),
-    t(Target::Gfx90a, &GFX9, &GFX9_FORMS, true),
-    t(Target::Gfx942, &GFX9, &GFX9_FORMS, true),
-    t(Target::Gfx950, &GFX9, &GFX9_FORMS, true),
-    t(Target::Gfx1010, &GFX10, &GFX10_FORMS, false),
-    t(Target::Gfx1030, &GFX10, &GFX10_FORMS, false),
-    t(Target::Gfx1100, &GFX11, &GFX11_FORMS, false),
-    t(Target::Gfx1150, &GFX11, &GFX11_FORMS, false),
-    t(Target::Gfx1201, &GFX12, &GFX11_FORMS, false),
-    t(Target::Gfx1250, &GFX1250, &GFX11_FORMS, true),
+    t(Target::Gfx908, &GFX9),
+    t(Target::Gfx90a, &GFX9),
+    t(Target::Gfx942, &GFX9),
+    t(Target::Gfx950, &GFX9),
+    t(Target::Gfx1010, &GFX10),
+    t(Target::Gfx1030, &GFX10),
+    t(Target::Gfx1100, &GFX11),
+    t(Target::Gfx1150, &GFX11),
+    t(Target::Gfx1201, &GFX12),
+    t(Target::Gfx1250, &GFX1250),
 ];
 
 /// The encoding facts of `target`.

@@ -1,0 +1,498 @@
+//! The typed, validated description of every target: what `isa-spec/`
+//! says once family defaults are merged and every consistency rule holds.
+
+use serde::Deserialize;
+
+/// The ten targets, in ISA-generation order (as `Target::ALL`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TargetName {
+    Gfx908,
+    Gfx90a,
+    Gfx942,
+    Gfx950,
+    Gfx1010,
+    Gfx1030,
+    Gfx1100,
+    Gfx1150,
+    Gfx1201,
+    Gfx1250,
+}
+
+impl TargetName {
+    /// Every target, in the order the generated code lists them.
+    pub const ALL: [TargetName; 10] = [
+        TargetName::Gfx908,
+        TargetName::Gfx90a,
+        TargetName::Gfx942,
+        TargetName::Gfx950,
+        TargetName::Gfx1010,
+        TargetName::Gfx1030,
+        TargetName::Gfx1100,
+        TargetName::Gfx1150,
+        TargetName::Gfx1201,
+        TargetName::Gfx1250,
+    ];
+
+    /// LLVM's name (`gfx1201`), also the file and module name.
+    pub fn name(self) -> &'static str {
+        match self {
+            TargetName::Gfx908 => "gfx908",
+            TargetName::Gfx90a => "gfx90a",
+            TargetName::Gfx942 => "gfx942",
+            TargetName::Gfx950 => "gfx950",
+            TargetName::Gfx1010 => "gfx1010",
+            TargetName::Gfx1030 => "gfx1030",
+            TargetName::Gfx1100 => "gfx1100",
+            TargetName::Gfx1150 => "gfx1150",
+            TargetName::Gfx1201 => "gfx1201",
+            TargetName::Gfx1250 => "gfx1250",
+        }
+    }
+
+    /// The `Target` variant (`Gfx1201`).
+    pub fn variant(self) -> String {
+        self.name().replacen('g', "G", 1)
+    }
+
+    /// The family LLVM puts the target in; a target file must agree.
+    pub fn family(self) -> FamilyName {
+        match self {
+            TargetName::Gfx908 | TargetName::Gfx90a | TargetName::Gfx942 | TargetName::Gfx950 => {
+                FamilyName::Gfx9
+            }
+            TargetName::Gfx1010 | TargetName::Gfx1030 => FamilyName::Gfx10,
+            TargetName::Gfx1100 | TargetName::Gfx1150 => FamilyName::Gfx11,
+            TargetName::Gfx1201 | TargetName::Gfx1250 => FamilyName::Gfx12,
+        }
+    }
+
+    /// The target named `name`, if it is one of the ten.
+    pub fn from_name(name: &str) -> Option<TargetName> {
+        TargetName::ALL.into_iter().find(|t| t.name() == name)
+    }
+}
+
+/// ISA families.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FamilyName {
+    Gfx9,
+    Gfx10,
+    Gfx11,
+    Gfx12,
+}
+
+impl FamilyName {
+    /// Every family.
+    pub const ALL: [FamilyName; 4] = [
+        FamilyName::Gfx9,
+        FamilyName::Gfx10,
+        FamilyName::Gfx11,
+        FamilyName::Gfx12,
+    ];
+
+    /// YAML and file name (`gfx12`).
+    pub fn name(self) -> &'static str {
+        match self {
+            FamilyName::Gfx9 => "gfx9",
+            FamilyName::Gfx10 => "gfx10",
+            FamilyName::Gfx11 => "gfx11",
+            FamilyName::Gfx12 => "gfx12",
+        }
+    }
+
+    /// The `Family` variant (`Gfx12`).
+    pub fn variant(self) -> String {
+        self.name().replacen('g', "G", 1)
+    }
+
+    /// The family named `name`.
+    pub fn from_name(name: &str) -> Option<FamilyName> {
+        FamilyName::ALL.into_iter().find(|f| f.name() == name)
+    }
+
+    /// SDWA encodings exist (GFX9, GFX10).
+    pub fn has_sdwa_encoding(self) -> bool {
+        matches!(self, FamilyName::Gfx9 | FamilyName::Gfx10)
+    }
+
+    /// True16 operands exist (GFX11 on).
+    pub fn has_true16(self) -> bool {
+        matches!(self, FamilyName::Gfx11 | FamilyName::Gfx12)
+    }
+
+    /// VOP3 opcode of an instruction whose e32 form is `encoding`, as an
+    /// offset from the e32 opcode (llvm-mc 22).
+    pub fn vop3_offset(self, encoding: Encoding) -> u16 {
+        match (self, encoding) {
+            (FamilyName::Gfx9, Encoding::Vop1) => 0x140,
+            (_, Encoding::Vop1) => 0x180,
+            _ => 0x100,
+        }
+    }
+}
+
+/// How sure we are of a value (SEMANTICS.md's tags).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Evidence {
+    /// Measured on real hardware: the target(s).
+    Hw(String),
+    /// AMD's guide or LLVM/Mesa: the source.
+    Doc(String),
+    /// Measured elsewhere: where.
+    Inherited(String),
+    /// Unknown, default taken: a note.
+    Open(String),
+}
+
+impl Evidence {
+    /// `hw`, `doc`, `inherited` or `open`.
+    pub fn tag(&self) -> &'static str {
+        match self {
+            Evidence::Hw(_) => "hw",
+            Evidence::Doc(_) => "doc",
+            Evidence::Inherited(_) => "inherited",
+            Evidence::Open(_) => "open",
+        }
+    }
+
+    /// The source or note.
+    pub fn source(&self) -> &str {
+        match self {
+            Evidence::Hw(s) | Evidence::Doc(s) | Evidence::Inherited(s) | Evidence::Open(s) => s,
+        }
+    }
+}
+
+/// Where a merged value was written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Origin {
+    /// Workspace-relative file.
+    pub file: String,
+    /// Position in it.
+    pub loc: Option<crate::error::Loc>,
+}
+
+/// A value with its evidence and where it was written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sourced<T> {
+    /// The value.
+    pub value: T,
+    /// What it rests on.
+    pub evidence: Evidence,
+    /// Which file (target or family) gave it.
+    pub origin: Origin,
+}
+
+/// A policy value: its YAML spelling and the emulator type it becomes.
+pub trait PolicyValue: Copy {
+    /// The emulator's type name (`OmodGate`), or `bool`.
+    const RUST_TYPE: &'static str;
+    /// YAML spelling (`ieee_and_output_denorm`).
+    fn yaml(self) -> &'static str;
+    /// The emulator's variant (`IeeeAndOutputDenorm`), or `true`/`false`.
+    fn rust(self) -> &'static str;
+}
+
+impl PolicyValue for bool {
+    const RUST_TYPE: &'static str = "bool";
+    fn yaml(self) -> &'static str {
+        if self {
+            "true"
+        } else {
+            "false"
+        }
+    }
+    fn rust(self) -> &'static str {
+        self.yaml()
+    }
+}
+
+macro_rules! policy_enum {
+    ($(#[$doc:meta])* $name:ident { $($(#[$vdoc:meta])* $variant:ident = $yaml:literal,)* }) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize)]
+        pub enum $name {
+            $($(#[$vdoc])* #[serde(rename = $yaml)] $variant,)*
+        }
+
+        impl PolicyValue for $name {
+            const RUST_TYPE: &'static str = stringify!($name);
+            fn yaml(self) -> &'static str {
+                match self {
+                    $($name::$variant => $yaml,)*
+                }
+            }
+            fn rust(self) -> &'static str {
+                match self {
+                    $($name::$variant => stringify!($variant),)*
+                }
+            }
+        }
+    };
+}
+
+policy_enum!(
+    /// When OMOD is effective.
+    OmodGate {
+        /// Always (gfx1201, gfx1250).
+        Always = "always",
+        /// Only with MODE.IEEE = 0 and output denormals flushed.
+        IeeeAndOutputDenorm = "ieee_and_output_denorm",
+    }
+);
+
+policy_enum!(
+    /// CLAMP's NaN rule.
+    ClampNan {
+        /// NaN always clamps to +0.
+        AlwaysZero = "always_zero",
+        /// NaN clamps to +0 when MODE.DX10_CLAMP = 1.
+        Dx10Clamp = "dx10_clamp",
+    }
+);
+
+policy_enum!(
+    /// The high half of a non-true16, non-SDWA F16 destination.
+    F16DstHigh {
+        /// Kept.
+        Preserve = "preserve",
+        /// Zeroed.
+        Zero = "zero",
+    }
+);
+
+policy_enum!(
+    /// Signalling NaNs in FRACT/LDEXP.
+    SnanPolicy {
+        /// Quieted.
+        Quiet = "quiet",
+        /// Kept when MODE.IEEE = 0.
+        KeepWhenIeeeOff = "keep_when_ieee_off",
+    }
+);
+
+policy_enum!(
+    /// SDWA F16 output rounding relative to OMOD.
+    SdwaF16Output {
+        /// Round and flush as VOP3, then OMOD.
+        Rounded = "rounded",
+    }
+);
+
+/// The instructions in scope.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Instruction {
+    FractF16,
+    FractF32,
+    FractF64,
+    LdexpF16,
+    LdexpF32,
+    LdexpF64,
+}
+
+impl Instruction {
+    /// SEMANTICS.md section 1, forms table: each instruction, its e32
+    /// encoding (if any), and whether it has an SDWA form on targets with SDWA.
+    /// Every instruction also has VOP3.
+    pub const TABLE: [(Instruction, Option<Encoding>, bool); 6] = [
+        (Instruction::FractF16, Some(Encoding::Vop1), true),
+        (Instruction::FractF32, Some(Encoding::Vop1), true),
+        (Instruction::FractF64, Some(Encoding::Vop1), false),
+        (Instruction::LdexpF16, Some(Encoding::Vop2), true),
+        (Instruction::LdexpF32, None, false),
+        (Instruction::LdexpF64, None, false),
+    ];
+
+    /// The mnemonic (`v_fract_f16`), also the YAML key.
+    pub fn mnemonic(self) -> &'static str {
+        match self {
+            Instruction::FractF16 => "v_fract_f16",
+            Instruction::FractF32 => "v_fract_f32",
+            Instruction::FractF64 => "v_fract_f64",
+            Instruction::LdexpF16 => "v_ldexp_f16",
+            Instruction::LdexpF32 => "v_ldexp_f32",
+            Instruction::LdexpF64 => "v_ldexp_f64",
+        }
+    }
+
+    /// The `Opcode` variant (`FractF16`).
+    pub fn variant(self) -> &'static str {
+        match self {
+            Instruction::FractF16 => "FractF16",
+            Instruction::FractF32 => "FractF32",
+            Instruction::FractF64 => "FractF64",
+            Instruction::LdexpF16 => "LdexpF16",
+            Instruction::LdexpF32 => "LdexpF32",
+            Instruction::LdexpF64 => "LdexpF64",
+        }
+    }
+
+    /// The kernel operation type (`Fract` or `Ldexp`).
+    pub fn operation(self) -> &'static str {
+        match self {
+            Instruction::FractF16 | Instruction::FractF32 | Instruction::FractF64 => "Fract",
+            _ => "Ldexp",
+        }
+    }
+
+    /// The format type (`F16`, `F32`, `F64`).
+    pub fn format(self) -> &'static str {
+        match self {
+            Instruction::FractF16 | Instruction::LdexpF16 => "F16",
+            Instruction::FractF32 | Instruction::LdexpF32 => "F32",
+            Instruction::FractF64 | Instruction::LdexpF64 => "F64",
+        }
+    }
+
+    /// The encodings in scope for this instruction on a target.
+    pub fn encodings(self, target_has_sdwa: bool) -> Vec<Encoding> {
+        // TABLE lists the instructions in declaration order.
+        let (_, e32, sdwa) = Instruction::TABLE[self as usize];
+        e32.into_iter()
+            .chain([Encoding::Vop3])
+            .chain((sdwa && target_has_sdwa).then_some(Encoding::Sdwa))
+            .collect()
+    }
+}
+
+/// Encodings in scope.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Encoding {
+    Vop1,
+    Vop2,
+    Vop3,
+    Sdwa,
+}
+
+impl Encoding {
+    /// Every encoding, in YAML order.
+    pub const ALL: [Encoding; 4] = [
+        Encoding::Vop1,
+        Encoding::Vop2,
+        Encoding::Vop3,
+        Encoding::Sdwa,
+    ];
+
+    /// YAML key (`vop1`).
+    pub fn yaml(self) -> &'static str {
+        match self {
+            Encoding::Vop1 => "vop1",
+            Encoding::Vop2 => "vop2",
+            Encoding::Vop3 => "vop3",
+            Encoding::Sdwa => "sdwa",
+        }
+    }
+
+    /// The `Encoding` variant (`Vop1`).
+    pub fn variant(self) -> &'static str {
+        match self {
+            Encoding::Vop1 => "Vop1",
+            Encoding::Vop2 => "Vop2",
+            Encoding::Vop3 => "Vop3",
+            Encoding::Sdwa => "Sdwa",
+        }
+    }
+
+    /// Largest opcode number the encoding's opcode field holds.
+    pub fn max_opcode(self) -> u16 {
+        match self {
+            Encoding::Vop1 | Encoding::Sdwa => 0xff,
+            Encoding::Vop2 => 0x3f,
+            Encoding::Vop3 => 0x3ff,
+        }
+    }
+}
+
+/// One instruction form of a target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Form {
+    /// The instruction.
+    pub instruction: Instruction,
+    /// Its encoding.
+    pub encoding: Encoding,
+    /// The opcode number in that encoding.
+    pub op: u16,
+}
+
+/// Wave sizes a target runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Wave {
+    /// Lanes: 32 and/or 64.
+    pub sizes: Vec<u32>,
+    /// The size a dispatch uses unless told otherwise.
+    pub default: u32,
+    /// What the sizes rest on.
+    pub evidence: Evidence,
+    /// Where they were written.
+    pub origin: Origin,
+}
+
+/// Everything `isa-spec/` says about one target.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TargetModel {
+    /// Which target.
+    pub target: TargetName,
+    /// Marketing generation (`RDNA4`).
+    pub description: String,
+    /// ISA family.
+    pub family: FamilyName,
+    /// The files it was read from: the family file (if any), then the
+    /// target file; workspace-relative.
+    pub inputs: Vec<String>,
+    /// Wave sizes.
+    pub wave: Wave,
+    /// When OMOD is effective.
+    pub omod_gate: Sourced<OmodGate>,
+    /// CLAMP of NaN.
+    pub clamp_nan: Sourced<ClampNan>,
+    /// MODE.IEEE and MODE.DX10_CLAMP exist.
+    pub ieee_dx10_bits: Sourced<bool>,
+    /// True16 register halves.
+    pub true16: Sourced<bool>,
+    /// SDWA encodings.
+    pub sdwa: Sourced<bool>,
+    /// High half of F16 destinations outside true16/SDWA.
+    pub f16_dst_high: Sourced<F16DstHigh>,
+    /// Signalling NaNs.
+    pub snan: Sourced<SnanPolicy>,
+    /// SDWA F16 output; `None` exactly when the target has no SDWA.
+    pub sdwa_f16_output: Option<Sourced<SdwaF16Output>>,
+    /// 64-bit VGPR operands start at even registers.
+    pub aligned_vgpr_pairs: Sourced<bool>,
+    /// FRACT's rules.
+    pub fract_rules: Sourced<()>,
+    /// Every form, in forms-table order.
+    pub forms: Vec<Form>,
+}
+
+/// One input file's path and text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Input {
+    /// Workspace-relative, `/`-separated (`isa-spec/families/gfx12.yaml`).
+    pub path: String,
+    /// Its contents.
+    pub text: String,
+}
+
+/// Every target, validated, with the inputs it came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Model {
+    /// All input files, sorted by path.
+    pub inputs: Vec<Input>,
+    /// One entry per target, in [`TargetName::ALL`] order.
+    pub targets: Vec<TargetModel>,
+}
+
+impl Model {
+    /// The model of `target`. Every target is present once validated.
+    pub fn target(&self, target: TargetName) -> Option<&TargetModel> {
+        self.targets.iter().find(|t| t.target == target)
+    }
+
+    /// The text of the input at `path`.
+    pub fn input(&self, path: &str) -> Option<&Input> {
+        self.inputs.iter().find(|i| i.path == path)
+    }
+}

@@ -1,0 +1,251 @@
+//! The validated model of the real `isa-spec/`, and strict parsing of
+//! broken variants of it (each error names file:line:column).
+
+use amdgpu_valu_codegen::model::{
+    ClampNan, Encoding, Input, Instruction, Model, OmodGate, SdwaF16Output, TargetName,
+};
+use amdgpu_valu_codegen::{build, read_inputs, workspace_root, SpecError};
+
+fn inputs() -> Vec<Input> {
+    read_inputs(&workspace_root()).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn model() -> Model {
+    build(inputs()).unwrap_or_else(|e| panic!("{}", amdgpu_valu_codegen::Error::Spec(e)))
+}
+
+/// The real inputs with `path` replaced by `text`.
+fn with_file(path: &str, text: &str) -> Vec<Input> {
+    let mut inputs = inputs();
+    inputs.retain(|i| i.path != path);
+    inputs.push(Input {
+        path: path.to_string(),
+        text: text.to_string(),
+    });
+    inputs
+}
+
+/// The errors of building the real inputs with `path` replaced by `text`.
+fn errors(path: &str, text: &str) -> Vec<String> {
+    match build(with_file(path, text)) {
+        Ok(_) => panic!("{path} was accepted:\n{text}"),
+        Err(e) => e.iter().map(SpecError::to_string).collect(),
+    }
+}
+
+const GFX1201: &str = "\
+target: gfx1201
+family: gfx12
+description: RDNA4
+policies:
+  omod_gate: {value: always, hw: gfx1201}
+";
+
+#[test]
+fn omod_gate_is_always_on_gfx1201_and_gated_on_gfx1100() {
+    let m = model();
+    let gfx1201 = m.target(TargetName::Gfx1201).unwrap();
+    let gfx1100 = m.target(TargetName::Gfx1100).unwrap();
+    assert_eq!(gfx1201.omod_gate.value, OmodGate::Always);
+    assert_eq!(gfx1201.omod_gate.evidence.tag(), "hw");
+    assert_eq!(gfx1201.clamp_nan.value, ClampNan::AlwaysZero);
+    assert_eq!(gfx1100.omod_gate.value, OmodGate::IeeeAndOutputDenorm);
+    assert_eq!(gfx1100.clamp_nan.value, ClampNan::Dx10Clamp);
+}
+
+#[test]
+fn sdwa_targets_use_rounded_f16_output_and_have_every_sdwa_form() {
+    let m = model();
+    for t in &m.targets {
+        let sdwa: Vec<Instruction> = t
+            .forms
+            .iter()
+            .filter(|f| f.encoding == Encoding::Sdwa)
+            .map(|f| f.instruction)
+            .collect();
+        if t.sdwa.value {
+            assert_eq!(
+                t.sdwa_f16_output.as_ref().map(|s| s.value),
+                Some(SdwaF16Output::Rounded),
+                "{:?}",
+                t.target
+            );
+            assert_eq!(
+                sdwa,
+                [
+                    Instruction::FractF16,
+                    Instruction::FractF32,
+                    Instruction::LdexpF16
+                ],
+                "{:?}",
+                t.target
+            );
+        } else {
+            assert!(t.sdwa_f16_output.is_none(), "{:?}", t.target);
+            assert!(sdwa.is_empty(), "{:?}", t.target);
+        }
+    }
+}
+
+#[test]
+fn no_sdwa_on_gfx11_and_gfx12() {
+    let m = model();
+    for name in [
+        TargetName::Gfx1100,
+        TargetName::Gfx1150,
+        TargetName::Gfx1201,
+        TargetName::Gfx1250,
+    ] {
+        let t = m.target(name).unwrap();
+        assert!(!t.sdwa.value, "{name:?}");
+        assert!(t.true16.value, "{name:?}");
+        assert!(
+            t.forms.iter().all(|f| f.encoding != Encoding::Sdwa),
+            "{name:?}"
+        );
+    }
+}
+
+#[test]
+fn every_target_has_every_form_of_the_forms_table() {
+    let m = model();
+    assert_eq!(
+        m.targets.iter().map(|t| t.target).collect::<Vec<_>>(),
+        TargetName::ALL
+    );
+    for t in &m.targets {
+        let mut expected = Vec::new();
+        for (instruction, _, _) in Instruction::TABLE {
+            for encoding in instruction.encodings(t.sdwa.value) {
+                expected.push((instruction, encoding));
+            }
+        }
+        let got: Vec<_> = t
+            .forms
+            .iter()
+            .map(|f| (f.instruction, f.encoding))
+            .collect();
+        assert_eq!(got, expected, "{:?}", t.target);
+        // Base table: VOP1 FRACT x3, VOP2 LDEXP_F16, VOP3 x6, SDWA x3 where present.
+        assert_eq!(
+            got.len(),
+            if t.sdwa.value { 13 } else { 10 },
+            "{:?}",
+            t.target
+        );
+    }
+}
+
+#[test]
+fn unknown_field_names_file_line_column() {
+    let text = format!("{GFX1201}  bogus: 1\n");
+    let e = errors("isa-spec/gfx1201.yaml", &text);
+    assert!(e[0].starts_with("isa-spec/gfx1201.yaml:6:3: "), "{e:?}");
+    assert!(e[0].contains("bogus"), "{e:?}");
+}
+
+#[test]
+fn duplicate_key_names_file_line_column() {
+    let text = format!("{GFX1201}  omod_gate: {{value: always, hw: gfx1201}}\n");
+    let e = errors("isa-spec/gfx1201.yaml", &text);
+    assert!(e[0].starts_with("isa-spec/gfx1201.yaml:6:3: "), "{e:?}");
+    assert!(e[0].contains("duplicate"), "{e:?}");
+}
+
+#[test]
+fn unknown_target_names_file_line_column() {
+    let e = errors(
+        "isa-spec/gfx1201.yaml",
+        &GFX1201.replace("target: gfx1201", "target: gfx1301"),
+    );
+    assert!(e[0].starts_with("isa-spec/gfx1201.yaml:1:9: "), "{e:?}");
+    assert!(e[0].contains("gfx1301"), "{e:?}");
+}
+
+#[test]
+fn unknown_policy_value_names_file_line_column() {
+    let e = errors(
+        "isa-spec/gfx1201.yaml",
+        &GFX1201.replace("value: always,", "value: sometimes,"),
+    );
+    assert!(e[0].starts_with("isa-spec/gfx1201.yaml:5:"), "{e:?}");
+    assert!(e[0].contains("sometimes"), "{e:?}");
+}
+
+#[test]
+fn sdwa_form_on_a_target_without_sdwa_is_an_error() {
+    let text = format!("{GFX1201}forms:\n  v_fract_f16: {{vop1: 0x5f, vop3: 0x1df, sdwa: 0x5f}}\n");
+    let e = errors("isa-spec/gfx1201.yaml", &text);
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert!(e[0].starts_with("isa-spec/gfx1201.yaml:7:"), "{e:?}");
+    assert!(e[0].contains("`sdwa: false`"), "{e:?}");
+}
+
+#[test]
+fn missing_form_is_an_error() {
+    let family =
+        std::fs::read_to_string(workspace_root().join("isa-spec/families/gfx12.yaml")).unwrap();
+    let text: String = family
+        .lines()
+        .filter(|l| !l.contains("v_ldexp_f64"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let e = errors("isa-spec/families/gfx12.yaml", &text);
+    assert!(e.contains(&"isa-spec/gfx1201.yaml: form `v_ldexp_f64` is missing (give it here or in the family file)".to_string()), "{e:?}");
+}
+
+#[test]
+fn inconsistent_vop3_opcode_is_an_error() {
+    let text = format!("{GFX1201}forms:\n  v_fract_f32: {{vop1: 0x20, vop3: 0x1a1}}\n");
+    let e = errors("isa-spec/gfx1201.yaml", &text);
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert!(e[0].starts_with("isa-spec/gfx1201.yaml:7:"), "{e:?}");
+    assert!(e[0].contains("promotes by 0x180"), "{e:?}");
+}
+
+#[test]
+fn wrong_family_is_an_error() {
+    let e = errors(
+        "isa-spec/gfx1201.yaml",
+        &GFX1201.replace("family: gfx12", "family: gfx11"),
+    );
+    assert!(
+        e[0].starts_with("isa-spec/gfx1201.yaml:2:9: gfx1201 is in family `gfx12`"),
+        "{e:?}"
+    );
+}
+
+#[test]
+fn policy_without_evidence_is_an_error() {
+    let e = errors(
+        "isa-spec/gfx1201.yaml",
+        &GFX1201.replace(", hw: gfx1201", ""),
+    );
+    assert!(e[0].starts_with("isa-spec/gfx1201.yaml:5:"), "{e:?}");
+    assert!(e[0].contains("no evidence"), "{e:?}");
+}
+
+#[test]
+fn gated_omod_without_ieee_bit_is_an_error() {
+    let e = errors(
+        "isa-spec/gfx1201.yaml",
+        &GFX1201.replace("value: always,", "value: ieee_and_output_denorm,"),
+    );
+    assert!(e[0].starts_with("isa-spec/gfx1201.yaml:5:"), "{e:?}");
+    assert!(e[0].contains("ieee_dx10_bits: false"), "{e:?}");
+}
+
+#[test]
+fn missing_target_file_is_an_error() {
+    let mut inputs = inputs();
+    inputs.retain(|i| i.path != "isa-spec/gfx1150.yaml");
+    let e: Vec<String> = build(inputs)
+        .unwrap_err()
+        .iter()
+        .map(SpecError::to_string)
+        .collect();
+    assert_eq!(
+        e,
+        ["isa-spec: no file for target gfx1150 (expected isa-spec/gfx1150.yaml)"]
+    );
+}
