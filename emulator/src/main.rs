@@ -337,13 +337,26 @@ fn eval(
         if !changed.is_empty() && uniform {
             changes.push((name, lanes[0].0, lanes[0].1, describe(r, lanes[0].1)));
         } else {
-            for l in changed {
-                changes.push((
-                    format!("{name}[{l}]"),
-                    lanes[l].0,
-                    lanes[l].1,
-                    describe(r, lanes[l].1),
-                ));
+            // Runs of consecutive lanes with the same old and new bits print once.
+            let mut i = 0;
+            while i < changed.len() {
+                let first = changed[i];
+                let mut last = first;
+                while i + 1 < changed.len()
+                    && changed[i + 1] == last + 1
+                    && lanes[changed[i + 1]] == lanes[first]
+                {
+                    i += 1;
+                    last = changed[i];
+                }
+                let range = if first == last {
+                    format!("{first}")
+                } else {
+                    format!("{first}-{last}")
+                };
+                let (old, new) = lanes[first];
+                changes.push((format!("{name}[{range}]"), old, new, describe(r, new)));
+                i += 1;
             }
         }
         r += if pair { 2 } else { 1 };
@@ -382,7 +395,11 @@ fn eval(
         return Ok(ExitCode::SUCCESS);
     }
     if changes.is_empty() {
-        println!("no register changed (no active lane)");
+        if wave.exec() == 0 {
+            println!("no register changed: no lane is active");
+        } else {
+            println!("no register changed: the result equals the destination's old bits");
+        }
     }
     for (name, _, after, desc) in &changes {
         let width = if name.starts_with("v[") { 18 } else { 10 };
