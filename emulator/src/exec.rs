@@ -135,6 +135,57 @@ fn out_of_range(operand: &'static str, index: usize) -> ExecError {
     }
 }
 
+/// The raw src0 bits and the exponent operand of one lane of `instr`, as
+/// the kernel sees them (before source modifiers).
+pub fn lane_sources<F: Format>(
+    spec: &TargetSpec,
+    wave: &Wave,
+    instr: &Instruction,
+    lane: usize,
+) -> Result<(u64, i32), ExecError> {
+    if lane >= wave.lanes() {
+        return Err(ExecError::LaneOutOfRange {
+            lane,
+            lanes: wave.lanes(),
+        });
+    }
+    let mut raw = [0u64; MAX_LANES];
+    let lanes = wave.lanes();
+    let src0_sel = instr.sdwa.map(|s| (s.src0_sel, instr.src0_mods.sext));
+    read_operand(
+        spec,
+        wave,
+        "src0",
+        instr.src0,
+        F::WIDTH,
+        Some(F::KIND),
+        src0_sel,
+        &mut raw[..lanes],
+    )?;
+    let src = raw[lane];
+    let mut exp = 0;
+    if let Some(src1) = instr.src1 {
+        let width = if F::KIND == FormatKind::F16 { 16 } else { 32 };
+        let src1_sel = instr.sdwa.map(|s| (s.src1_sel, instr.src1_mods.sext));
+        read_operand(
+            spec,
+            wave,
+            "src1",
+            src1,
+            width,
+            None,
+            src1_sel,
+            &mut raw[..lanes],
+        )?;
+        exp = if width == 16 {
+            i32::from(raw[lane] as u16 as i16)
+        } else {
+            raw[lane] as u32 as i32
+        };
+    }
+    Ok((src, exp))
+}
+
 /// The policy of `instr` under the wave's MODE.
 pub fn policy<F: Format>(spec: &TargetSpec, wave: &Wave, instr: &Instruction) -> Policy {
     let mods = Modifiers {

@@ -29,8 +29,11 @@
 #![warn(missing_docs)]
 
 pub mod asm;
+pub mod capture;
+pub mod display;
 pub mod error;
 pub mod exec;
+pub mod explain;
 pub mod instr;
 pub mod kernels;
 pub mod target;

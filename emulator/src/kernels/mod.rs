@@ -16,8 +16,8 @@ pub mod wave;
 
 pub use dispatch::{kernel_path, last_variant, set_kernel_path, Isa, Variant};
 pub use format::{Format, FormatKind, F16, F32, F64};
-pub use fract::fract;
-pub use ldexp::ldexp;
+pub use fract::{fract, FractCase, Rounding};
+pub use ldexp::{ldexp, LdexpCase};
 pub use policy::{
     ClampNan, FloatRules, Mode, Modifiers, Omod, OmodDecision, OmodGate, Policy, Round, SnanPolicy,
 };

@@ -1,0 +1,277 @@
+//! Why an instruction produced its result: the MODE fields it read, whether
+//! OMOD was effective and why, flushes, rounding, saturation and CLAMP, for
+//! one lane. Used by the `eval` command.
+
+use crate::display::value;
+use crate::error::ExecError;
+use crate::exec;
+use crate::instr::Instruction;
+use crate::kernels::format::{is_nan, is_subnormal};
+use crate::kernels::fract::{fract_detail, FractCase, Rounding};
+use crate::kernels::ldexp::{ldexp_detail, LdexpCase};
+use crate::kernels::modifiers::{apply_clamp, apply_omod, flush_input, source_modifiers};
+use crate::kernels::{Format, FormatKind, Omod, OmodDecision, Policy, F16, F32, F64};
+use crate::target::Target;
+use crate::wave::Wave;
+
+/// One decision, tagged with the step of SEMANTICS.md section 3 it belongs to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Step {
+    /// `mode`, `source`, `flush`, `operation`, `omod`, `clamp`, `result`.
+    pub stage: &'static str,
+    /// What happened, in words.
+    pub text: String,
+}
+
+/// The decisions taken for one lane, in order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Explanation {
+    /// The steps.
+    pub steps: Vec<Step>,
+    /// The final result bits of the lane.
+    pub result: u64,
+}
+
+impl Explanation {
+    fn say(&mut self, stage: &'static str, text: impl Into<String>) {
+        self.steps.push(Step {
+            stage,
+            text: text.into(),
+        });
+    }
+}
+
+/// Explain `instr` on `target` for `lane` of `wave` (before execution).
+pub fn explain(
+    target: Target,
+    wave: &Wave,
+    instr: &Instruction,
+    lane: usize,
+) -> Result<Explanation, ExecError> {
+    match instr.opcode.format() {
+        FormatKind::F16 => explain_format::<F16>(target, wave, instr, lane),
+        FormatKind::F32 => explain_format::<F32>(target, wave, instr, lane),
+        FormatKind::F64 => explain_format::<F64>(target, wave, instr, lane),
+    }
+}
+
+fn hex<F: Format>(bits: u64) -> String {
+    format!("{bits:#0w$x}", w = F::WIDTH as usize / 4 + 2)
+}
+
+fn show<F: Format>(bits: u64) -> String {
+    format!(
+        "{} ({} {})",
+        hex::<F>(bits),
+        F::KIND.name(),
+        value(F::KIND, bits)
+    )
+}
+
+fn round_text(inexact: bool, r: Rounding, p: &Policy) -> String {
+    if !inexact {
+        return "exact".into();
+    }
+    format!(
+        "inexact, rounded {} ({})",
+        if r.rounded_up { "up" } else { "down" },
+        p.round.name()
+    )
+}
+
+fn explain_format<F: Format>(
+    target: Target,
+    wave: &Wave,
+    instr: &Instruction,
+    lane: usize,
+) -> Result<Explanation, ExecError> {
+    let spec = target.spec();
+    let (src, exp) = exec::lane_sources::<F>(spec, wave, instr, lane)?;
+    let p = exec::policy::<F>(spec, wave, instr);
+    let mode = wave.mode();
+    let mut ex = Explanation::default();
+
+    // MODE fields of the result format.
+    let field = |shift: u32| mode.0 >> shift & 3;
+    let (rs, ds) = (F::MODE_ROUND_SHIFT, F::MODE_DENORM_SHIFT);
+    let keep = |b: bool| if b { "kept" } else { "flushed" };
+    let mut m = format!(
+        "MODE {:#010x}: {} reads FP_ROUND[{}:{}]={} ({}), FP_DENORM[{}:{}]={:#04b} (input subnormals {}, output subnormals {})",
+        mode.0,
+        F::KIND.name().to_uppercase(),
+        rs + 1,
+        rs,
+        field(rs),
+        p.round.name(),
+        ds + 1,
+        ds,
+        field(ds),
+        keep(p.keep_input_denorm),
+        keep(p.keep_output_denorm),
+    );
+    if spec.ieee_dx10_bits.value {
+        m += &format!(
+            "; IEEE={} DX10_CLAMP={}",
+            u8::from(mode.ieee()),
+            u8::from(mode.dx10_clamp())
+        );
+    } else {
+        m += &format!("; {} has no IEEE or DX10_CLAMP bits", target);
+    }
+    if F::KIND == FormatKind::F16 {
+        m += &format!("; FP16_OVFL={}", u8::from(mode.fp16_ovfl()));
+    }
+    ex.say("mode", m);
+
+    // Source modifiers and the input flush.
+    let modded = source_modifiers::<F>(src, &p);
+    let mut s = format!("src0 = {}", show::<F>(src));
+    if p.abs || p.neg {
+        let what = match (p.abs, p.neg) {
+            (true, true) => "ABS then NEG",
+            (true, false) => "ABS",
+            _ => "NEG",
+        };
+        s += &format!("; {what} -> {}", show::<F>(modded));
+    }
+    if instr.opcode.is_ldexp() {
+        s += &format!("; exponent src1 = {exp}");
+        if F::KIND == FormatKind::F16 {
+            s += " (low 16 bits as i16)";
+        }
+    }
+    ex.say("source", s);
+    let prepared = flush_input::<F>(modded, &p);
+    if is_subnormal::<F>(modded) {
+        if prepared != modded {
+            ex.say(
+                "flush",
+                format!(
+                    "src0 is subnormal and input subnormals are flushed: {}",
+                    show::<F>(prepared)
+                ),
+            );
+        } else {
+            ex.say("flush", "src0 is subnormal and input subnormals are kept");
+        }
+    }
+
+    // The operation.
+    let rounded = if instr.opcode.is_ldexp() {
+        let (bits, case, r) = ldexp_detail::<F>(prepared, exp, &p);
+        let text = match case {
+            LdexpCase::Nan => format!("NaN source: {}", nan_text(&p)),
+            LdexpCase::PassThrough => "infinity or zero: passed through unchanged".into(),
+            LdexpCase::Normal => "result in the normal range: exact".into(),
+            LdexpCase::Overflow => {
+                let how = if p.saturate_overflow {
+                    "FP16_OVFL=1 saturates to the largest finite value".to_string()
+                } else if bits & F::ABS_MASK == F::INF {
+                    format!("{} gives infinity", p.round.name())
+                } else {
+                    format!("{} gives the largest finite value", p.round.name())
+                };
+                format!("overflow: {how}")
+            }
+            LdexpCase::Tiny if r.flushed => {
+                let why = if !p.keep_output_denorm {
+                    "output subnormals are flushed"
+                } else {
+                    "OMOD is effective"
+                };
+                format!("tiny at full precision (below the smallest normal before rounding); flushed to a signed zero because {why}")
+            }
+            LdexpCase::Tiny => format!(
+                "tiny: rounded to a subnormal, {}",
+                round_text(r.inexact, r, &p)
+            ),
+        };
+        ex.say(
+            "operation",
+            format!("{}: {text} -> {}", instr.opcode.mnemonic(), show::<F>(bits)),
+        );
+        bits
+    } else {
+        let (bits, case, r) = fract_detail::<F>(prepared, &p);
+        let text = match case {
+            FractCase::Nan => format!("NaN source: {}", nan_text(&p)),
+            FractCase::Infinity => "infinity: the negative quiet NaN".into(),
+            FractCase::ZeroOrInteger => "zero or an integer: +0 in every rounding mode".into(),
+            FractCase::BelowOne if r.flushed => {
+                "positive subnormal below 1, output subnormals flushed: +0".into()
+            }
+            FractCase::BelowOne => "positive and below 1: unchanged".into(),
+            FractCase::ExactFraction => "|x| >= 0.5: the fraction is exact".into(),
+            FractCase::OneMinusSmall => {
+                let mut t = format!(
+                    "negative, |x| < 0.5: 1 - |x| {}",
+                    round_text(r.inexact, r, &p)
+                );
+                if r.capped {
+                    t += "; it rounded to 1.0 and is capped at 1 - ulp";
+                }
+                t
+            }
+        };
+        ex.say(
+            "operation",
+            format!("{}: {text} -> {}", instr.opcode.mnemonic(), show::<F>(bits)),
+        );
+        bits
+    };
+
+    // OMOD.
+    let omodded = apply_omod::<F>(rounded, &p);
+    let gate = match p.omod_decision {
+        OmodDecision::Absent => None,
+        OmodDecision::EffectiveAlways => Some(format!("{} applies OMOD always", target)),
+        OmodDecision::EffectiveGateOpen => Some(
+            "effective: MODE.IEEE=0 and the result format's output subnormals are flushed"
+                .to_string(),
+        ),
+        OmodDecision::IgnoredIeee => Some("ignored: MODE.IEEE=1".to_string()),
+        OmodDecision::IgnoredOutputDenorm => {
+            Some("ignored: the result format keeps output subnormals".to_string())
+        }
+    };
+    if let Some(g) = gate {
+        let mut t = format!("{}: {g}", instr.omod.syntax());
+        if p.omod != Omod::None {
+            t += &format!(" -> {}", show::<F>(omodded));
+        }
+        ex.say("omod", t);
+    }
+
+    // CLAMP.
+    let clamped = apply_clamp::<F>(omodded, &p);
+    if p.clamp {
+        let t = if is_nan::<F>(omodded) {
+            if p.clamp_nan_to_zero {
+                let why = if spec.ieee_dx10_bits.value {
+                    "MODE.DX10_CLAMP=1"
+                } else {
+                    "always on this target"
+                };
+                format!("NaN clamps to +0 ({why})")
+            } else {
+                "NaN is left unchanged (MODE.DX10_CLAMP=0)".into()
+            }
+        } else if clamped == omodded {
+            "within [0, 1]: unchanged".into()
+        } else {
+            format!("clamped to [0, 1] -> {}", show::<F>(clamped))
+        };
+        ex.say("clamp", t);
+    }
+    ex.result = clamped;
+    ex.say("result", show::<F>(clamped));
+    Ok(ex)
+}
+
+fn nan_text(p: &Policy) -> &'static str {
+    if p.quiet_snan {
+        "the quiet bit is set, sign and payload kept"
+    } else {
+        "returned unchanged (signalling NaNs are kept when MODE.IEEE=0 on this target)"
+    }
+}

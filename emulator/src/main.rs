@@ -1,0 +1,526 @@
+//! The `amdgpu-valu` command: replay hardware captures, explain single
+//! instructions, assemble and disassemble.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use amdgpu_valu::capture::{self, format_bytes, parse_assignment, Assignment, Loc, Outcome};
+use amdgpu_valu::display::value;
+use amdgpu_valu::explain::explain;
+use amdgpu_valu::kernels::FormatKind;
+use amdgpu_valu::{asm, Instruction, Operand, Part, SdwaSel, Target, Wave};
+use clap::{Parser, Subcommand};
+
+/// Bit-exact AMD GPU V_FRACT / V_LDEXP: replay captures, explain instructions.
+#[derive(Parser)]
+#[command(name = "amdgpu-valu", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Replay capture files (CAPTURES.md format) and compare bit for bit.
+    /// With no FILE, replays the bundled corpus.
+    Replay {
+        /// Capture files (.tsv).
+        files: Vec<PathBuf>,
+    },
+    /// Run one instruction and explain every decision it took.
+    Eval {
+        /// Target (gfx908 ... gfx1250).
+        #[arg(long)]
+        target: String,
+        /// MODE register, hex.
+        #[arg(long, default_value = "0x000000f0")]
+        mode: String,
+        /// Wave size (32 or 64); default: the target's.
+        #[arg(long)]
+        wave: Option<u32>,
+        /// EXEC mask, hex; default: every lane.
+        #[arg(long)]
+        exec: Option<String>,
+        /// Print one JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+        /// The instruction, in LLVM syntax.
+        instruction: String,
+        /// Register assignments, e.g. v1=0x00003bff v[2:3]=0x3ff0000000000000.
+        assignments: Vec<String>,
+    },
+    /// Assemble one instruction and print its bytes as llvm-mc does.
+    Asm {
+        /// Target.
+        #[arg(long)]
+        target: String,
+        /// The instruction.
+        instruction: String,
+    },
+    /// Disassemble bytes ([0x01,0x91,0x00,0x7e] or 01 91 00 7e).
+    Disasm {
+        /// Target.
+        #[arg(long)]
+        target: String,
+        /// The bytes.
+        bytes: Vec<String>,
+    },
+    /// List the targets and their policies with the evidence behind each.
+    Targets,
+}
+
+/// The bundled corpus, compiled in so `replay` works from any directory.
+const CORPUS: &[(&str, &str)] = &[
+    (
+        "tests/captures/hw-public.tsv",
+        include_str!("../../tests/captures/hw-public.tsv"),
+    ),
+    (
+        "tests/captures/spec-examples.tsv",
+        include_str!("../../tests/captures/spec-examples.tsv"),
+    ),
+];
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Replay { files } => replay(&files),
+        Command::Eval {
+            target,
+            mode,
+            wave,
+            exec,
+            json,
+            instruction,
+            assignments,
+        } => eval(
+            &target,
+            &mode,
+            wave,
+            exec.as_deref(),
+            json,
+            &instruction,
+            &assignments,
+        ),
+        Command::Asm {
+            target,
+            instruction,
+        } => asm_cmd(&target, &instruction),
+        Command::Disasm { target, bytes } => disasm_cmd(&target, &bytes.join(" ")),
+        Command::Targets => targets(),
+    };
+    match result {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn parse_target(name: &str) -> Result<Target, String> {
+    name.parse::<Target>().map_err(|e| e.to_string())
+}
+
+fn parse_hex_arg(what: &str, s: &str) -> Result<u64, String> {
+    let digits = s
+        .strip_prefix("0x")
+        .or_else(|| s.strip_prefix("0X"))
+        .unwrap_or(s);
+    u64::from_str_radix(digits, 16).map_err(|_| format!("{what}: `{s}` is not a hex number"))
+}
+
+#[derive(Default)]
+struct Tally {
+    rows: usize,
+    passed: usize,
+    failed: usize,
+}
+
+fn replay(files: &[PathBuf]) -> Result<ExitCode, String> {
+    let mut sources: Vec<(String, String)> = Vec::new();
+    if files.is_empty() {
+        sources.extend(CORPUS.iter().map(|(n, t)| (n.to_string(), t.to_string())));
+    }
+    for f in files {
+        let text = std::fs::read_to_string(f).map_err(|e| format!("{}: {e}", f.display()))?;
+        sources.push((f.display().to_string(), text));
+    }
+    let start = Instant::now();
+    let mut per_target: Vec<(Target, Tally)> =
+        Target::ALL.iter().map(|&t| (t, Tally::default())).collect();
+    let mut unparsed = Tally::default();
+    for (name, text) in &sources {
+        for (index, line) in text.lines().enumerate() {
+            let line_no = index + 1;
+            let row = match capture::parse_line(line_no, line) {
+                Ok(None) => continue,
+                Ok(Some(row)) => row,
+                Err(e) => {
+                    println!(
+                        "{name}:{}:{}: malformed row: {}",
+                        e.line, e.column, e.message
+                    );
+                    println!("    {line}");
+                    unparsed.rows += 1;
+                    unparsed.failed += 1;
+                    continue;
+                }
+            };
+            let tally = per_target
+                .iter_mut()
+                .find(|(t, _)| *t == row.target)
+                .map(|(_, t)| t)
+                .ok_or("target table is incomplete")?;
+            tally.rows += 1;
+            match capture::run_row(&row) {
+                Outcome::Pass => tally.passed += 1,
+                Outcome::Fail(mismatches) => {
+                    tally.failed += 1;
+                    println!("{name}:{line_no}: FAIL {}", row.text);
+                    for m in mismatches {
+                        println!(
+                            "    {}: expected {:#010x}, actual {:#010x}",
+                            m.register, m.expected, m.actual
+                        );
+                    }
+                }
+                Outcome::Error(reason) => {
+                    tally.failed += 1;
+                    let column = if reason.starts_with("instruction") {
+                        row.instruction_column
+                    } else {
+                        1
+                    };
+                    println!("{name}:{line_no}:{column}: error: {reason}");
+                    println!("    {}", row.text);
+                }
+            }
+        }
+    }
+    let elapsed = start.elapsed();
+    println!();
+    println!(
+        "{:<10} {:>6} {:>7} {:>7}",
+        "target", "rows", "passed", "failed"
+    );
+    let (mut passed, mut failed) = (unparsed.passed, unparsed.failed);
+    for (t, tally) in &per_target {
+        if tally.rows == 0 {
+            continue;
+        }
+        println!(
+            "{:<10} {:>6} {:>7} {:>7}",
+            t.name(),
+            tally.rows,
+            tally.passed,
+            tally.failed
+        );
+        passed += tally.passed;
+        failed += tally.failed;
+    }
+    if unparsed.rows > 0 {
+        println!(
+            "{:<10} {:>6} {:>7} {:>7}",
+            "malformed", unparsed.rows, 0, unparsed.failed
+        );
+    }
+    println!(
+        "replayed {} file(s), {} row(s) in {:.1} ms",
+        sources.len(),
+        passed + failed,
+        elapsed.as_secs_f64() * 1e3
+    );
+    println!("{passed} passed, {failed} failed");
+    Ok(if failed > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// How to show the destination's value: the format and which bits.
+fn dst_view(instr: &Instruction, target: Target) -> (FormatKind, &'static str, u32) {
+    let format = instr.opcode.format();
+    match format {
+        FormatKind::F16 => {
+            let hi = match (instr.dst, instr.sdwa) {
+                (_, Some(s)) => s.dst_sel == SdwaSel::Word1,
+                (Operand::Vgpr { part: Part::Hi, .. }, None) => target.spec().true16.value,
+                _ => false,
+            };
+            if hi {
+                (format, "hi", 16)
+            } else {
+                (format, "lo", 0)
+            }
+        }
+        _ => (format, "", 0),
+    }
+}
+
+fn eval(
+    target: &str,
+    mode: &str,
+    wave_size: Option<u32>,
+    exec: Option<&str>,
+    json: bool,
+    text: &str,
+    assignments: &[String],
+) -> Result<ExitCode, String> {
+    let target = parse_target(target)?;
+    let mode = parse_hex_arg("--mode", mode)?;
+    let mode = u32::try_from(mode).map_err(|_| "--mode: MODE is 32 bits".to_string())?;
+    let instr = asm::parse(target, text).map_err(|e| format!("instruction: {e}"))?;
+    let mut inputs: Vec<Assignment> = Vec::new();
+    if let Some(w) = wave_size {
+        inputs.push(parse_assignment(&format!("wave={w}"))?);
+    }
+    for a in assignments {
+        inputs.push(parse_assignment(a)?);
+    }
+    if let Some(e) = exec {
+        inputs.push(Assignment {
+            loc: Loc::Exec,
+            lane: None,
+            value: parse_hex_arg("--exec", e)?,
+        });
+    }
+    let mut wave: Wave = capture::prepare_wave(target, mode, &inputs)?;
+    let lane = (0..wave.lanes())
+        .find(|&l| wave.lane_active(l))
+        .unwrap_or(0);
+    let explanation = explain(target, &wave, &instr, lane).map_err(|e| e.to_string())?;
+    let before = wave.clone();
+    amdgpu_valu::execute(target, &mut wave, &instr).map_err(|e| e.to_string())?;
+
+    let (format, half, shift) = dst_view(&instr, target);
+    let dst_index = match instr.dst {
+        Operand::Vgpr { index, .. } => usize::from(index),
+        _ => usize::MAX,
+    };
+    let mut changes: Vec<(String, u64, u64, String)> = Vec::new();
+    let describe = |r: usize, bits: u64| -> String {
+        if r != dst_index {
+            return String::new();
+        }
+        match format {
+            FormatKind::F64 => format!("f64 {}", value(format, bits)),
+            FormatKind::F32 => format!("f32 {}", value(format, bits & 0xffff_ffff)),
+            FormatKind::F16 => format!("{half} f16 {}", value(format, bits >> shift & 0xffff)),
+        }
+    };
+    let wide = format == FormatKind::F64;
+    let mut r = 0;
+    while r < amdgpu_valu::wave::NUM_VGPRS {
+        let pair = wide && r == dst_index;
+        let read = |w: &Wave, l: usize| -> u64 {
+            if pair {
+                w.vgpr64(r, l).unwrap_or(0)
+            } else {
+                u64::from(w.vgpr(r, l).unwrap_or(0))
+            }
+        };
+        let name = if pair {
+            format!("v[{r}:{}]", r + 1)
+        } else {
+            format!("v{r}")
+        };
+        let lanes: Vec<(u64, u64)> = (0..wave.lanes())
+            .map(|l| (read(&before, l), read(&wave, l)))
+            .collect();
+        let changed: Vec<usize> = (0..lanes.len())
+            .filter(|&l| lanes[l].0 != lanes[l].1)
+            .collect();
+        let uniform = lanes.windows(2).all(|w| w[0] == w[1]);
+        if !changed.is_empty() && uniform {
+            changes.push((name, lanes[0].0, lanes[0].1, describe(r, lanes[0].1)));
+        } else {
+            // Runs of consecutive lanes with the same old and new bits print once.
+            let mut i = 0;
+            while i < changed.len() {
+                let first = changed[i];
+                let mut last = first;
+                while i + 1 < changed.len()
+                    && changed[i + 1] == last + 1
+                    && lanes[changed[i + 1]] == lanes[first]
+                {
+                    i += 1;
+                    last = changed[i];
+                }
+                let range = if first == last {
+                    format!("{first}")
+                } else {
+                    format!("{first}-{last}")
+                };
+                let (old, new) = lanes[first];
+                changes.push((format!("{name}[{range}]"), old, new, describe(r, new)));
+                i += 1;
+            }
+        }
+        r += if pair { 2 } else { 1 };
+    }
+
+    if json {
+        let regs: Vec<String> = changes
+            .iter()
+            .map(|(n, b, a, d)| {
+                format!(
+                    "{{\"register\":{},\"before\":\"{b:#x}\",\"after\":\"{a:#x}\",\"value\":{}}}",
+                    json_str(n),
+                    json_str(d)
+                )
+            })
+            .collect();
+        let steps: Vec<String> = explanation
+            .steps
+            .iter()
+            .map(|s| {
+                format!(
+                    "{{\"stage\":{},\"text\":{}}}",
+                    json_str(s.stage),
+                    json_str(&s.text)
+                )
+            })
+            .collect();
+        println!(
+            "{{\"target\":{},\"mode\":\"{mode:#010x}\",\"instruction\":{},\"lane\":{lane},\"result\":\"{:#x}\",\"changed\":[{}],\"explanation\":[{}]}}",
+            json_str(target.name()),
+            json_str(text),
+            explanation.result,
+            regs.join(","),
+            steps.join(",")
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    if changes.is_empty() {
+        if wave.exec() == 0 {
+            println!("no register changed: no lane is active");
+        } else {
+            println!("no register changed: the result equals the destination's old bits");
+        }
+    }
+    for (name, _, after, desc) in &changes {
+        let width = if name.starts_with("v[") { 18 } else { 10 };
+        if desc.is_empty() {
+            println!("{name} = {after:#0width$x}");
+        } else {
+            println!("{name} = {after:#0width$x}  ({desc})");
+        }
+    }
+    println!();
+    println!("lane {lane}:");
+    for s in &explanation.steps {
+        println!("  {:<9} {}", s.stage, s.text);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn json_str(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+fn asm_cmd(target: &str, text: &str) -> Result<ExitCode, String> {
+    let target = parse_target(target)?;
+    let bytes = asm::assemble(target, text).map_err(|e| e.to_string())?;
+    println!("{}", format_bytes(&bytes));
+    Ok(ExitCode::SUCCESS)
+}
+
+fn parse_byte_list(s: &str) -> Result<Vec<u8>, String> {
+    let cleaned = s.replace(['[', ']', ','], " ");
+    cleaned
+        .split_whitespace()
+        .map(|b| {
+            let digits = b
+                .strip_prefix("0x")
+                .or_else(|| b.strip_prefix("0X"))
+                .unwrap_or(b);
+            u8::from_str_radix(digits, 16).map_err(|_| format!("`{b}` is not a hex byte"))
+        })
+        .collect()
+}
+
+fn disasm_cmd(target: &str, bytes: &str) -> Result<ExitCode, String> {
+    let target = parse_target(target)?;
+    let bytes = parse_byte_list(bytes)?;
+    let mut offset = 0;
+    while offset < bytes.len() {
+        let rest = bytes.get(offset..).unwrap_or_default();
+        let (instr, len) =
+            asm::decode(target, rest).map_err(|e| format!("at byte {offset}: {e}"))?;
+        let used = bytes.get(offset..offset + len).unwrap_or_default();
+        println!(
+            "{:<40} ; {}",
+            asm::disassemble(target, &instr),
+            format_bytes(used)
+        );
+        offset += len.max(1);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn targets() -> Result<ExitCode, String> {
+    for t in Target::ALL {
+        let s = t.spec();
+        let waves: Vec<String> = s.wave_sizes.iter().map(|w| w.lanes().to_string()).collect();
+        println!(
+            "{} ({:?}, wave {}; default {})",
+            t,
+            s.family,
+            waves.join("/"),
+            s.default_wave.lanes()
+        );
+        println!(
+            "  omod_gate          {:<24} {}",
+            format!("{:?}", s.omod_gate.value),
+            s.omod_gate.evidence
+        );
+        println!(
+            "  clamp_nan          {:<24} {}",
+            format!("{:?}", s.clamp_nan.value),
+            s.clamp_nan.evidence
+        );
+        println!(
+            "  ieee_dx10_bits     {:<24} {}",
+            s.ieee_dx10_bits.value, s.ieee_dx10_bits.evidence
+        );
+        println!(
+            "  true16             {:<24} {}",
+            s.true16.value, s.true16.evidence
+        );
+        println!(
+            "  sdwa               {:<24} {}",
+            s.sdwa.value, s.sdwa.evidence
+        );
+        println!(
+            "  f16_dst_high       {:<24} {}",
+            format!("{:?}", s.f16_dst_high.value),
+            s.f16_dst_high.evidence
+        );
+        println!(
+            "  snan               {:<24} {}",
+            format!("{:?}", s.snan.value),
+            s.snan.evidence
+        );
+        println!(
+            "  aligned_vgpr_pairs {:<24} {}",
+            s.aligned_vgpr_pairs.value, s.aligned_vgpr_pairs.evidence
+        );
+        println!("  fract rules        {:<24} {}", "", s.fract_rules);
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,289 @@
+//! The `amdgpu-valu` command from the outside: replay of the bundled corpus
+//! and of broken files, eval explanations, asm and disasm.
+
+use std::process::{Command, Output};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_amdgpu-valu"))
+}
+
+fn run(args: &[&str]) -> Output {
+    bin().args(args).output().expect("the binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn write_capture(name: &str, body: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("amdgpu-valu-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(name);
+    std::fs::write(&path, body).expect("write capture");
+    path
+}
+
+#[test]
+fn replay_of_the_bundled_corpus_passes() {
+    let o = run(&["replay"]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(out.lines().any(|l| l == "80 passed, 0 failed"), "{out}");
+    // The per-target table.
+    let row = |t: &str| {
+        out.lines()
+            .find(|l| l.starts_with(t))
+            .map(|l| l.split_whitespace().collect::<Vec<_>>())
+    };
+    assert_eq!(
+        row("gfx1201"),
+        Some(vec!["gfx1201", "64", "64", "0"]),
+        "{out}"
+    );
+    assert_eq!(
+        row("gfx1030"),
+        Some(vec!["gfx1030", "2", "2", "0"]),
+        "{out}"
+    );
+}
+
+const GOOD: &str =
+    "gfx1201\t0x000000f0\tv_fract_f32_e32 v0, v1\tv0=0xdeadbeef v1=0x3fc00000\tv0=0x3f000000";
+
+#[test]
+fn replay_reports_each_malformed_row_and_runs_the_rest() {
+    let rows = [
+        "# a comment, then one good row and one of each malformed kind",
+        GOOD,
+        "gfx1201\t0x000000f0\tv_fract_f32_e32 v0, v1\tv0=0xdeadbeef v1=0x3fc0000g\tv0=0x3f000000",
+        "gfx1234\t0x000000f0\tv_fract_f32_e32 v0, v1\tv1=0x3fc00000\tv0=0x3f000000",
+        "gfx1201\t0x000000f0\tv_fract_f32_sdwa v0, v1 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:DWORD\tv1=0x3fc00000\tv0=0x3f000000",
+        "gfx1201\t0x000000f0\tv_fract_f32_e32 v0, v1\tv300=0x3fc00000\tv0=0x3f000000",
+        "gfx1201\t0x000000f0\tv_fract_f32_e32 v0, v1\tv1=0x3fc00000",
+        "gfx1201\t0x000000f0\tv_fract_f32_e32 v0, v1\tv0=0xdeadbeef v1=0x3fc00000\tv0=0x3f000001",
+        GOOD,
+    ];
+    let path = write_capture("broken.tsv", &rows.join("\n"));
+    let o = run(&["replay", path.to_str().expect("utf-8 path")]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    let file = path.display().to_string();
+    // Bad hex: line 3, column of the assignment.
+    assert!(
+        out.contains(&format!("{file}:3:")) && out.contains("is not hex"),
+        "{out}"
+    );
+    // Unknown target: line 4, column 1.
+    assert!(
+        out.contains(&format!(
+            "{file}:4:1: malformed row: unknown target `gfx1234`"
+        )),
+        "{out}"
+    );
+    // An instruction the target lacks: line 5, at the instruction's column.
+    assert!(
+        out.contains(&format!("{file}:5:")) && out.contains("sdwa"),
+        "{out}"
+    );
+    // Register out of range.
+    assert!(
+        out.contains(&format!("{file}:6:")) && out.contains("v300"),
+        "{out}"
+    );
+    // Too few columns.
+    assert!(
+        out.contains(&format!(
+            "{file}:7:1: malformed row: expected 5 or 6 tab-separated columns"
+        )),
+        "{out}"
+    );
+    // A wrong expectation: expected and actual bits.
+    assert!(out.contains(&format!("{file}:8: FAIL")), "{out}");
+    assert!(
+        out.contains("v0: expected 0x3f000001, actual 0x3f000000"),
+        "{out}"
+    );
+    assert!(out.lines().any(|l| l == "2 passed, 6 failed"), "{out}");
+}
+
+#[test]
+fn replay_checks_the_encoding_column_and_untouched_registers() {
+    let rows = [
+        // The right bytes.
+        format!("{GOOD}\t[0x01,0x41,0x00,0x7e]"),
+        // Wrong bytes.
+        format!("{GOOD}\t[0x01,0x41,0x00,0x7f]"),
+        // Lane 3 inactive: it must keep v0.
+        "gfx1201\t0x000000f0\tv_fract_f32_e32 v0, v1\tv0=0xdeadbeef v1=0x3fc00000 exec=0xfffffff7\tv0=0x3f000000".into(),
+        // A lane named in the expectation that the instruction does not write.
+        "gfx1201\t0x000000f0\tv_fract_f32_e32 v0, v1\tv0=0xdeadbeef v1=0x3fc00000 exec=0xfffffff7\tv0=0x3f000000 v0[3]=0x3f000000".into(),
+        // wave64 on gfx942 with an F64 pair.
+        "gfx942\t0x000000f0\tv_fract_f64_e32 v[0:1], v[2:3]\tv[2:3]=0xc006000000000000 wave=64\tv[0:1]=0x3fd0000000000000".into(),
+    ];
+    let path = write_capture("encodings.tsv", &rows.join("\n"));
+    let o = run(&["replay", path.to_str().expect("utf-8 path")]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(
+        out.contains("encoding: expected [0x01,0x41,0x00,0x7f], assembled [0x01,0x41,0x00,0x7e]"),
+        "{out}"
+    );
+    assert!(
+        out.contains("v0[3]: expected 0x3f000000, actual 0xdeadbeef"),
+        "{out}"
+    );
+    assert!(out.lines().any(|l| l == "3 passed, 2 failed"), "{out}");
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    assert_eq!(
+        run(&["replay", "/nonexistent/file.tsv"]).status.code(),
+        Some(2)
+    );
+    assert_eq!(run(&["frobnicate"]).status.code(), Some(2));
+    assert_eq!(
+        run(&["eval", "--target", "gfx9999", "v_fract_f32 v0, v1"])
+            .status
+            .code(),
+        Some(2)
+    );
+    let o = run(&["eval", "--target", "gfx1201", "v_fract_f32 v0, v1 mul:3"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("column"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+#[test]
+fn eval_explains_omod_ignored_under_ieee() {
+    let o = run(&[
+        "eval",
+        "--target",
+        "gfx1100",
+        "--mode",
+        "0x2f0",
+        "v_fract_f16_e64 v0.l, -v1.l mul:2",
+        "v0=0xa5a5a5a5",
+        "v1=0x00000001",
+    ]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(
+        out.starts_with("v0 = 0xa5a53bff  (lo f16 0.99951171875)"),
+        "{out}"
+    );
+    assert!(out.contains("mul:2: ignored: MODE.IEEE=1"), "{out}");
+    assert!(out.contains("capped at 1 - ulp"), "{out}");
+}
+
+#[test]
+fn eval_explains_flush_at_full_precision() {
+    let o = run(&[
+        "eval",
+        "--target",
+        "gfx1201",
+        "--mode",
+        "0xd0",
+        "v_ldexp_f32 v0, v1, v2",
+        "v0=0xdeadbeef",
+        "v1=0x3f7fffff",
+        "v2=0xffffff82",
+    ]);
+    let out = stdout(&o);
+    assert!(out.starts_with("v0 = 0x00000000  (f32 0)"), "{out}");
+    assert!(out.contains("tiny at full precision"), "{out}");
+    assert!(
+        out.contains("because output subnormals are flushed"),
+        "{out}"
+    );
+    let o = run(&[
+        "eval",
+        "--target",
+        "gfx1201",
+        "v_ldexp_f16_e64 v0.l, v1.l, v2.l mul:2",
+        "v1=0x3bff",
+        "v2=0xfff2",
+    ]);
+    assert!(
+        stdout(&o).contains("because OMOD is effective"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn eval_explains_fp16_ovfl_saturation() {
+    let o = run(&[
+        "eval",
+        "--target",
+        "gfx1201",
+        "--mode",
+        "0x008000f0",
+        "--exec",
+        "0x3",
+        "v_ldexp_f16 v0.h, v1.l, v2.l",
+        "v1=0x3c00",
+        "v2=0x7fff",
+    ]);
+    let out = stdout(&o);
+    assert!(
+        out.starts_with("v0[0-1] = 0x7bff0000  (hi f16 65504)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("FP16_OVFL=1 saturates to the largest finite value"),
+        "{out}"
+    );
+}
+
+#[test]
+fn eval_json_is_one_object() {
+    let o = run(&["eval", "--json", "--target", "gfx1030", "--mode", "0", "v_ldexp_f16_sdwa v0, v1, v2 div:2 dst_sel:WORD_0 dst_unused:UNUSED_PRESERVE src0_sel:WORD_0 src1_sel:WORD_0", "v0=0xa5a5a5a5", "v1=0x8400"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("valid JSON");
+    assert_eq!(v["result"], "0x8000");
+    assert_eq!(v["changed"][0]["register"], "v0");
+    assert_eq!(v["changed"][0]["after"], "0xa5a58000");
+    let stages: Vec<&str> = v["explanation"]
+        .as_array()
+        .expect("array")
+        .iter()
+        .filter_map(|s| s["stage"].as_str())
+        .collect();
+    assert_eq!(stages, ["mode", "source", "operation", "omod", "result"]);
+}
+
+#[test]
+fn asm_and_disasm_round_trip() {
+    let o = run(&[
+        "asm",
+        "--target",
+        "gfx1201",
+        "v_ldexp_f32 v0, |v1|, v2 clamp mul:2",
+    ]);
+    assert_eq!(
+        stdout(&o).trim(),
+        "[0x00,0x81,0x1c,0xd7,0x01,0x05,0x02,0x08]"
+    );
+    let o = run(&[
+        "disasm",
+        "--target",
+        "gfx1201",
+        "[0x00,0x81,0x1c,0xd7,0x01,0x05,0x02,0x08]",
+    ]);
+    assert!(
+        stdout(&o).starts_with("v_ldexp_f32 v0, |v1|, v2 clamp mul:2"),
+        "{}",
+        stdout(&o)
+    );
+    let o = run(&["disasm", "--target", "gfx908", "01 91 00 7e"]);
+    assert!(
+        stdout(&o).starts_with("v_fract_f16_e32 v0, v1"),
+        "{}",
+        stdout(&o)
+    );
+    let o = run(&["disasm", "--target", "gfx908", "01 91 00"]);
+    assert_eq!(o.status.code(), Some(2));
+}
