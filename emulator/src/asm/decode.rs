@@ -156,13 +156,10 @@ fn literal(
 
 fn e32_vgpr(te: &TargetEncoding, field: u32, ty: OpType) -> Operand {
     if true16(te, ty) {
-        let part = if field & 0x80 != 0 {
-            Part::Hi
-        } else {
-            Part::Lo
-        };
+        let hi = te.family.e32_hi_half();
+        let part = if field & hi != 0 { Part::Hi } else { Part::Lo };
         Operand::Vgpr {
-            index: (field & 0x7f) as u16,
+            index: (field & (hi - 1)) as u16,
             part,
         }
     } else {

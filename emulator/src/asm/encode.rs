@@ -373,7 +373,8 @@ pub(crate) fn encode_with(
     Ok(words.iter().flat_map(|w| w.to_le_bytes()).collect())
 }
 
-/// An e32 VGPR field value: the register, with bit 7 the high half on
+/// An e32 VGPR field value: the register, with the top bit of the field
+/// ([`FamilyEncoding::e32_hi_half`]) the high half on
 /// true16 16-bit operands.
 fn e32_vgpr(
     te: &TargetEncoding,
@@ -384,13 +385,17 @@ fn e32_vgpr(
 ) -> Result<u32, EncodeError> {
     let n = check_vgpr(te, index, ty, slot)?;
     if true16(te, ty) {
-        if n >= 128 {
+        let hi = te.family.e32_hi_half();
+        if n >= hi {
             return Err(err(
                 slot,
-                "invalid operand for instruction: e32 16-bit operands reach v0..v127",
+                format!(
+                    "invalid operand for instruction: e32 16-bit operands reach v0..v{}",
+                    hi - 1
+                ),
             ));
         }
-        return Ok(n | if part == Part::Hi { 0x80 } else { 0 });
+        return Ok(n | if part == Part::Hi { hi } else { 0 });
     }
     Ok(n)
 }

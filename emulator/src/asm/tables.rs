@@ -216,6 +216,15 @@ pub struct FamilyEncoding {
     pub constant_bus_limit: u8,
 }
 
+impl FamilyEncoding {
+    /// With `true16_e32_halves`: the bit of an e32 VGPR number that selects
+    /// the high half, the top bit of the VOP1 `vdst` field (bit 7); the
+    /// bits below it number the register.
+    pub const fn e32_hi_half(&self) -> u32 {
+        1 << (self.vop1.vdst.width - 1)
+    }
+}
+
 /// Everything the assembler, encoder and decoder need about one target
 /// beyond its family's layouts. Opcode numbers, forms and register-pair
 /// alignment come from the target's generated [`crate::TargetSpec`]
