@@ -12,6 +12,7 @@ pub mod emit;
 pub mod error;
 pub mod evidence;
 pub mod files;
+mod layout;
 pub mod load;
 pub mod model;
 mod raw;

@@ -9,8 +9,8 @@ use serde_saphyr::Spanned;
 use crate::error::{Error, Loc, SpecError};
 use crate::header::spec_yaml_files;
 use crate::model::{
-    Encoding, FamilyName, Form, Input, Instruction, Model, Origin, Sourced, TargetModel,
-    TargetName, Wave,
+    patterns_meet, Encoding, FamilyName, Form, Input, Instruction, MachineEncoding, Model, Origin,
+    Sourced, TargetModel, TargetName, Wave,
 };
 use crate::raw::{self, loc_of, RawEncodings, RawFile, RawSourced, RawWave, Tagged};
 
@@ -180,6 +180,16 @@ pub fn build(mut inputs: Vec<Input>) -> Result<Model, Vec<SpecError>> {
         }
     }
 
+    // A family file's mistake shows once, not once per target of the family.
+    let mut seen = Vec::new();
+    errors.retain(|e| {
+        let new = !seen.contains(e);
+        if new {
+            seen.push(e.clone());
+        }
+        new
+    });
+
     if errors.is_empty() {
         Ok(Model {
             inputs,
@@ -327,8 +337,24 @@ fn merge(
         }
     }
 
+    let encoding = crate::layout::encoding(
+        (&target.raw.encoding, target.path),
+        family.map(|f| (&f.raw.encoding, f.path)),
+        sdwa.as_ref().map(|s| s.value),
+        true16.as_ref().map(|t| t.value),
+        &missing,
+        &mut errors,
+    );
+
     let forms = match &sdwa {
-        Some(s) => forms(target, family, family_name, s.value, &mut errors),
+        Some(s) => forms(
+            target,
+            family,
+            family_name,
+            s.value,
+            encoding.as_ref(),
+            &mut errors,
+        ),
         None => Vec::new(),
     };
 
@@ -346,6 +372,7 @@ fn merge(
         aligned_vgpr_pairs,
         fract_rules,
         wave,
+        encoding,
     ) {
         (
             Some(omod_gate),
@@ -358,6 +385,7 @@ fn merge(
             Some(aligned_vgpr_pairs),
             Some(fract_rules),
             Some(wave),
+            Some(encoding),
         ) if errors.is_empty() => Ok(TargetModel {
             target: name,
             description,
@@ -375,6 +403,7 @@ fn merge(
             aligned_vgpr_pairs,
             fract_rules,
             forms,
+            encoding,
         }),
         _ => Err(errors),
     }
@@ -454,6 +483,7 @@ fn forms(
     family: Option<&Parsed<'_>>,
     family_name: FamilyName,
     has_sdwa: bool,
+    layouts: Option<&MachineEncoding>,
     errors: &mut Vec<SpecError>,
 ) -> Vec<Form> {
     let mut out = Vec::new();
@@ -496,16 +526,22 @@ fn forms(
                         format!("form `{mnemonic}` {}: {why}", encoding.yaml()),
                     ));
                 }
-                Some(op) if op.value > encoding.max_opcode() => errors.push(SpecError::new(
-                    path,
-                    loc_of(op),
-                    format!(
-                        "opcode {:#x} does not fit the {} opcode field (max {:#x})",
-                        op.value,
-                        encoding.yaml(),
-                        encoding.max_opcode()
-                    ),
-                )),
+                Some(op)
+                    if layouts
+                        .is_some_and(|l| u32::from(op.value) > l.op_field(encoding, e32).max()) =>
+                {
+                    let field = layouts.map(|l| l.op_field(encoding, e32));
+                    let field = field.map_or_else(String::new, |f| format!(" ({f})"));
+                    errors.push(SpecError::new(
+                        path,
+                        loc_of(op),
+                        format!(
+                            "opcode {:#x} does not fit the {} opcode field{field}",
+                            op.value,
+                            encoding.yaml(),
+                        ),
+                    ))
+                }
                 Some(op) => {
                     ops.insert(encoding, (op.value, loc_of(op)));
                 }
@@ -515,6 +551,38 @@ fn forms(
                     format!("form `{mnemonic}` {} is missing", encoding.yaml()),
                 )),
                 None => {}
+            }
+        }
+        // The decoder tries VOP1, VOP2, VOP3 in that order: no word of a
+        // form may match the identifying bits of an encoding tried before.
+        if let Some(l) = layouts {
+            for (&encoding, &(op, loc)) in &ops {
+                let ident = l.ident(encoding, e32);
+                let field = l.op_field(encoding, e32);
+                let (mask, bits) = ident.pattern();
+                let form = (mask | field.mask(), bits | u32::from(op) << field.lo);
+                let Some(e) = (match encoding {
+                    Encoding::Sdwa => e32,
+                    e => Some(e),
+                }) else {
+                    continue;
+                };
+                for earlier in Encoding::ALL.into_iter().take_while(|&x| x < e) {
+                    let other = l.ident(earlier, None);
+                    if patterns_meet(other.pattern(), form) {
+                        errors.push(SpecError::new(
+                            path,
+                            loc,
+                            format!(
+                                "`{mnemonic}` {} opcode {op:#x} gives words that match the {} ident ({} = {:#x}), which the decoder tries first",
+                                encoding.yaml(),
+                                earlier.yaml(),
+                                other.field,
+                                other.value
+                            ),
+                        ));
+                    }
+                }
             }
         }
         // VOP3 promotes the e32 opcode by a fixed offset; SDWA reuses it.

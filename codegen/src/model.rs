@@ -394,15 +394,6 @@ impl Encoding {
             Encoding::Sdwa => "Sdwa",
         }
     }
-
-    /// Largest opcode number the encoding's opcode field holds.
-    pub fn max_opcode(self) -> u16 {
-        match self {
-            Encoding::Vop1 | Encoding::Sdwa => 0xff,
-            Encoding::Vop2 => 0x3f,
-            Encoding::Vop3 => 0x3ff,
-        }
-    }
 }
 
 /// One instruction form of a target.
@@ -465,6 +456,8 @@ pub struct TargetModel {
     pub fract_rules: Sourced<()>,
     /// Every form, in forms-table order.
     pub forms: Vec<Form>,
+    /// Field layouts and operand codes.
+    pub encoding: MachineEncoding,
 }
 
 /// One input file's path and text.
@@ -494,5 +487,235 @@ impl Model {
     /// The text of the input at `path`.
     pub fn input(&self, path: &str) -> Option<&Input> {
         self.inputs.iter().find(|i| i.path == path)
+    }
+}
+
+/// A validated bit field of a 32-bit word: `lo <= hi <= 31`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct BitField {
+    /// Highest bit.
+    pub hi: u8,
+    /// Lowest bit.
+    pub lo: u8,
+}
+
+impl BitField {
+    /// Bits `hi:lo`.
+    pub const fn new(hi: u8, lo: u8) -> BitField {
+        BitField { hi, lo }
+    }
+
+    /// Width in bits.
+    pub fn width(self) -> u8 {
+        self.hi - self.lo + 1
+    }
+
+    /// The largest value the field holds.
+    pub fn max(self) -> u32 {
+        u32::MAX >> (32 - u32::from(self.width()))
+    }
+
+    /// The field's bits in its word.
+    pub fn mask(self) -> u32 {
+        self.max() << self.lo
+    }
+}
+
+impl std::fmt::Display for BitField {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.hi == self.lo {
+            write!(f, "bit {}", self.lo)
+        } else {
+            write!(f, "bits {}:{}", self.hi, self.lo)
+        }
+    }
+}
+
+/// Fixed bits that identify an encoding, and their value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct EncodingIdent {
+    /// Where.
+    pub field: BitField,
+    /// What they hold.
+    pub value: u32,
+}
+
+impl EncodingIdent {
+    /// The word pattern: (mask, bits).
+    pub fn pattern(self) -> (u32, u32) {
+        (self.field.mask(), self.value << self.field.lo)
+    }
+}
+
+/// Some word matches both patterns `(mask, bits)`: they agree on the bits
+/// both fix.
+pub fn patterns_meet(a: (u32, u32), b: (u32, u32)) -> bool {
+    (a.1 ^ b.1) & a.0 & b.0 == 0
+}
+
+/// VOP1 (`_e32`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Vop1Layout {
+    /// Identifying bits.
+    pub ident: EncodingIdent,
+    /// Opcode.
+    pub op: BitField,
+    /// Destination VGPR.
+    pub vdst: BitField,
+    /// Source operand code.
+    pub src0: BitField,
+}
+
+/// VOP2 (`_e32`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Vop2Layout {
+    /// Identifying bits.
+    pub ident: EncodingIdent,
+    /// Opcode.
+    pub op: BitField,
+    /// Destination VGPR.
+    pub vdst: BitField,
+    /// Second source VGPR.
+    pub vsrc1: BitField,
+    /// First source operand code.
+    pub src0: BitField,
+}
+
+/// VOP3 OPSEL: bits 0-2 select the halves of src0-src2, `dst_bit` the
+/// destination's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct OpSel {
+    /// Where (word 0).
+    pub field: BitField,
+    /// Bit of the field for the destination.
+    pub dst_bit: u8,
+}
+
+/// VOP3 (`_e64`): word 0 then word 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Vop3Layout {
+    /// Identifying bits (word 0).
+    pub ident: EncodingIdent,
+    /// Opcode (word 0).
+    pub op: BitField,
+    /// Destination VGPR (word 0).
+    pub vdst: BitField,
+    /// ABS of src0-src2 (word 0).
+    pub abs: BitField,
+    /// CLAMP (word 0).
+    pub clamp: BitField,
+    /// OPSEL (word 0), where the family has it for these instructions.
+    pub op_sel: Option<OpSel>,
+    /// src0-src2 operand codes (word 1).
+    pub src: [BitField; 3],
+    /// OMOD (word 1).
+    pub omod: BitField,
+    /// NEG of src0-src2 (word 1).
+    pub neg: BitField,
+}
+
+/// SDWA: a VOP1/VOP2 word whose src0 is `src0_code`, then word 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SdwaLayout {
+    /// The e32 src0 code announcing SDWA.
+    pub src0_code: u32,
+    /// src0 VGPR or SGPR number (word 1).
+    pub src0: BitField,
+    /// dst_sel.
+    pub dst_sel: BitField,
+    /// dst_unused.
+    pub dst_unused: BitField,
+    /// CLAMP.
+    pub clamp: BitField,
+    /// OMOD.
+    pub omod: BitField,
+    /// src0_sel.
+    pub src0_sel: BitField,
+    /// src0 sign extension.
+    pub src0_sext: BitField,
+    /// src0 NEG.
+    pub src0_neg: BitField,
+    /// src0 ABS.
+    pub src0_abs: BitField,
+    /// src0 is scalar.
+    pub src0_sgpr: BitField,
+    /// src1_sel.
+    pub src1_sel: BitField,
+    /// src1 sign extension.
+    pub src1_sext: BitField,
+    /// src1 NEG.
+    pub src1_neg: BitField,
+    /// src1 ABS.
+    pub src1_abs: BitField,
+    /// src1 is scalar.
+    pub src1_sgpr: BitField,
+    /// Bits of word 1 that must be zero.
+    pub must_be_zero: u32,
+}
+
+/// What the 9-bit source operand codes mean.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct OperandCodes {
+    /// Highest SGPR number.
+    pub max_sgpr: u8,
+    /// vcc_lo (vcc_hi next).
+    pub vcc_lo: u32,
+    /// m0.
+    pub m0: u32,
+    /// null, where there is one.
+    pub sgpr_null: Option<u32>,
+    /// exec_lo (exec_hi next).
+    pub exec_lo: u32,
+    /// Integer 0; 1..=64 then -1..=-16 follow.
+    pub int_zero: u32,
+    /// 0.5; the other eight float constants follow.
+    pub float_first: u32,
+    /// 32-bit literal.
+    pub literal: u32,
+    /// 64-bit literal, where the target has it.
+    pub literal64: Option<u32>,
+    /// v0 (v1..=v255 follow).
+    pub vgpr_first: u32,
+}
+
+/// The machine-code facts of a target: its family's layouts with the
+/// target's overrides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct MachineEncoding {
+    /// VOP1.
+    pub vop1: Vop1Layout,
+    /// VOP2.
+    pub vop2: Vop2Layout,
+    /// VOP3.
+    pub vop3: Vop3Layout,
+    /// SDWA, exactly where the target has `sdwa: true`.
+    pub sdwa: Option<SdwaLayout>,
+    /// Operand codes.
+    pub codes: OperandCodes,
+    /// e32 16-bit operands name register halves (bit 7 of the VGPR field).
+    pub true16_e32_halves: bool,
+    /// VOP3 may carry a literal dword.
+    pub vop3_literal: bool,
+    /// Distinct SGPRs/literals one VOP3 instruction may read.
+    pub constant_bus_limit: u8,
+}
+
+impl MachineEncoding {
+    /// The identifying bits of `encoding` (SDWA's are `e32`'s).
+    pub fn ident(&self, encoding: Encoding, e32: Option<Encoding>) -> EncodingIdent {
+        match (encoding, e32) {
+            (Encoding::Vop1, _) | (Encoding::Sdwa, Some(Encoding::Vop1)) => self.vop1.ident,
+            (Encoding::Vop3, _) => self.vop3.ident,
+            _ => self.vop2.ident,
+        }
+    }
+
+    /// The opcode field of `encoding` (SDWA's is `e32`'s: VOP1 or VOP2).
+    pub fn op_field(&self, encoding: Encoding, e32: Option<Encoding>) -> BitField {
+        match (encoding, e32) {
+            (Encoding::Vop1, _) | (Encoding::Sdwa, Some(Encoding::Vop1)) => self.vop1.op,
+            (Encoding::Vop3, _) => self.vop3.op,
+            _ => self.vop2.op,
+        }
     }
 }

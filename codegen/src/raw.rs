@@ -23,6 +23,8 @@ pub(crate) struct RawFile {
     pub policies: RawPolicies,
     #[serde(default)]
     pub forms: RawForms,
+    #[serde(default)]
+    pub encoding: RawEncoding,
 }
 
 /// `wave: {sizes: [32, 64], default: 32, doc: "..."}`
@@ -94,6 +96,185 @@ pub(crate) struct RawEncodings {
     pub vop2: Option<Spanned<u16>>,
     pub vop3: Option<Spanned<u16>>,
     pub sdwa: Option<Spanned<u16>>,
+}
+
+/// `encoding:` the machine-code layouts (usually in the family file). A
+/// target file overrides a whole layout (`vop1`, `vop2`, `vop3`, `sdwa`),
+/// one flag, or single operand codes.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawEncoding {
+    pub vop1: Option<Spanned<RawVop1>>,
+    pub vop2: Option<Spanned<RawVop2>>,
+    pub vop3: Option<Spanned<RawVop3>>,
+    pub sdwa: Option<Spanned<RawSdwa>>,
+    pub operand_codes: Option<Spanned<RawOperandCodes>>,
+    pub true16_e32_halves: Option<Spanned<bool>>,
+    pub vop3_literal: Option<Spanned<bool>>,
+    pub constant_bus_limit: Option<Spanned<u8>>,
+}
+
+/// A bit field of a 32-bit word: `[hi, lo]`, or one bit number. The numbers
+/// are checked (range, order, overlap) after parsing, where the location is
+/// known.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct RawField {
+    pub hi: u64,
+    pub lo: u64,
+}
+
+impl<'de> Deserialize<'de> for RawField {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<RawField, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = RawField;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a bit number or a bit range [hi, lo]")
+            }
+            fn visit_u64<E: serde::de::Error>(self, bit: u64) -> Result<RawField, E> {
+                Ok(RawField { hi: bit, lo: bit })
+            }
+            fn visit_i64<E: serde::de::Error>(self, bit: i64) -> Result<RawField, E> {
+                u64::try_from(bit)
+                    .map(|bit| RawField { hi: bit, lo: bit })
+                    .map_err(|_| E::invalid_value(serde::de::Unexpected::Signed(bit), &self))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<RawField, A::Error> {
+                let hi: u64 = seq
+                    .next_element()?
+                    .ok_or_else(|| serde::de::Error::invalid_length(0, &self))?;
+                let lo: u64 = seq
+                    .next_element()?
+                    .ok_or_else(|| serde::de::Error::invalid_length(1, &self))?;
+                if seq.next_element::<serde::de::IgnoredAny>()?.is_some() {
+                    return Err(serde::de::Error::invalid_length(3, &self));
+                }
+                Ok(RawField { hi, lo })
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// The fixed bits that identify an encoding: `{field: [31, 25], value: 0x3f}`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawIdent {
+    pub field: Spanned<RawField>,
+    pub value: Spanned<u32>,
+}
+
+/// VOP1 (`_e32`), one word.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawVop1 {
+    pub ident: Spanned<RawIdent>,
+    pub op: Spanned<RawField>,
+    pub vdst: Spanned<RawField>,
+    pub src0: Spanned<RawField>,
+}
+
+/// VOP2 (`_e32`), one word.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawVop2 {
+    pub ident: Spanned<RawIdent>,
+    pub op: Spanned<RawField>,
+    pub vdst: Spanned<RawField>,
+    pub vsrc1: Spanned<RawField>,
+    pub src0: Spanned<RawField>,
+}
+
+/// VOP3 (`_e64`): `word0` and `word1`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawVop3 {
+    pub word0: Spanned<RawVop3Word0>,
+    pub word1: Spanned<RawVop3Word1>,
+}
+
+/// VOP3 word 0.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawVop3Word0 {
+    pub ident: Spanned<RawIdent>,
+    pub op: Spanned<RawField>,
+    pub vdst: Spanned<RawField>,
+    pub abs: Spanned<RawField>,
+    pub clamp: Spanned<RawField>,
+    pub op_sel: Option<Spanned<RawOpSel>>,
+}
+
+/// `op_sel: {field: [14, 11], dst_bit: 3}`: bits 0-2 of the field select the
+/// halves of src0-src2, `dst_bit` the destination's.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawOpSel {
+    pub field: Spanned<RawField>,
+    pub dst_bit: Spanned<u64>,
+}
+
+/// VOP3 word 1.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawVop3Word1 {
+    pub src0: Spanned<RawField>,
+    pub src1: Spanned<RawField>,
+    pub src2: Spanned<RawField>,
+    pub omod: Spanned<RawField>,
+    pub neg: Spanned<RawField>,
+}
+
+/// SDWA: a VOP1/VOP2 word whose src0 is `src0_code`, then `word1`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawSdwa {
+    pub src0_code: Spanned<u32>,
+    pub word1: Spanned<RawSdwaWord1>,
+}
+
+/// SDWA word 1.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawSdwaWord1 {
+    pub src0: Spanned<RawField>,
+    pub dst_sel: Spanned<RawField>,
+    pub dst_unused: Spanned<RawField>,
+    pub clamp: Spanned<RawField>,
+    pub omod: Spanned<RawField>,
+    pub src0_sel: Spanned<RawField>,
+    pub src0_sext: Spanned<RawField>,
+    pub src0_neg: Spanned<RawField>,
+    pub src0_abs: Spanned<RawField>,
+    pub src0_sgpr: Spanned<RawField>,
+    pub src1_sel: Spanned<RawField>,
+    pub src1_sext: Spanned<RawField>,
+    pub src1_neg: Spanned<RawField>,
+    pub src1_abs: Spanned<RawField>,
+    pub src1_sgpr: Spanned<RawField>,
+    /// Bit numbers (not a range) that must be zero.
+    #[serde(default)]
+    pub must_be_zero: Vec<Spanned<u64>>,
+}
+
+/// `operand_codes:` what the 9-bit source codes mean. Merged code by code:
+/// a target file may give just the codes it changes.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawOperandCodes {
+    pub max_sgpr: Option<Spanned<u32>>,
+    pub vcc_lo: Option<Spanned<u32>>,
+    pub m0: Option<Spanned<u32>>,
+    pub sgpr_null: Option<Spanned<u32>>,
+    pub exec_lo: Option<Spanned<u32>>,
+    pub int_zero: Option<Spanned<u32>>,
+    pub float_first: Option<Spanned<u32>>,
+    pub literal: Option<Spanned<u32>>,
+    pub literal64: Option<Spanned<u32>>,
+    pub vgpr_first: Option<Spanned<u32>>,
 }
 
 /// An entry carrying the four evidence keys.

@@ -1,7 +1,7 @@
 //! Snapshots of emitted code: what the templates make of the real
 //! `isa-spec/` for a few targets. Review changes with `cargo insta review`.
 
-use amdgpu_valu_codegen::emit::{execute_fn, pretty, spec_static};
+use amdgpu_valu_codegen::emit::{encoding_statics, execute_fn, pretty, spec_static};
 use amdgpu_valu_codegen::header::{input_hash, parse_header, render_header};
 use amdgpu_valu_codegen::model::{Model, TargetModel, TargetName};
 use amdgpu_valu_codegen::{load, workspace_root};
@@ -33,6 +33,28 @@ fn gfx1030_execute_dispatches_sdwa_too() {
 fn gfx908_spec_overrides_alignment_over_gfx9_defaults() {
     let m = model();
     let code = pretty("gfx908.rs", spec_static(target(&m, TargetName::Gfx908))).unwrap();
+    insta::assert_snapshot!(code);
+}
+
+#[test]
+fn gfx1250_encoding_is_gfx12_plus_literal64() {
+    let m = model();
+    let code = pretty(
+        "gfx1250.rs",
+        encoding_statics(target(&m, TargetName::Gfx1250)),
+    )
+    .unwrap();
+    insta::assert_snapshot!(code);
+}
+
+#[test]
+fn gfx908_encoding_has_sdwa_and_no_op_sel() {
+    let m = model();
+    let code = pretty(
+        "gfx908.rs",
+        encoding_statics(target(&m, TargetName::Gfx908)),
+    )
+    .unwrap();
     insta::assert_snapshot!(code);
 }
 

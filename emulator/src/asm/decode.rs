@@ -3,7 +3,7 @@
 
 use super::encode::{encode_with, src_types, true16, OpType};
 use super::tables::{Field, TargetEncoding};
-use super::tables_bootstrap::target_encoding;
+use super::target_encoding;
 use super::DecodeError;
 use crate::instr::{
     DstUnused, Encoding, FloatConst, Instruction, Operand, Part, ScalarReg, Sdwa, SdwaSel, SrcMods,
@@ -156,13 +156,10 @@ fn literal(
 
 fn e32_vgpr(te: &TargetEncoding, field: u32, ty: OpType) -> Operand {
     if true16(te, ty) {
-        let part = if field & 0x80 != 0 {
-            Part::Hi
-        } else {
-            Part::Lo
-        };
+        let hi = te.family.e32_hi_half();
+        let part = if field & hi != 0 { Part::Hi } else { Part::Lo };
         Operand::Vgpr {
-            index: (field & 0x7f) as u16,
+            index: (field & (hi - 1)) as u16,
             part,
         }
     } else {
@@ -262,12 +259,12 @@ fn decode_vop3(te: &TargetEncoding, w: &Words<'_>, w0: u32) -> Res<(Instruction,
         .iter()
         .fold(0u32, |m, f| m | f.mask() << f.lo);
     let halves = true16(te, t0);
-    let op_sel = match l.op_sel {
-        Some(f) if halves => {
-            used0 |= f.mask() << f.lo;
-            f.get(w0)
+    let (op_sel, dst_bit) = match l.op_sel {
+        Some(s) if halves => {
+            used0 |= s.field.mask() << s.field.lo;
+            (s.field.get(w0), Some(s.dst_bit))
         }
-        _ => 0,
+        _ => (0, None),
     };
     if w0 & !used0 != 0 {
         return Err(reserved(0, "reserved bits", w0 & !used0));
@@ -290,7 +287,7 @@ fn decode_vop3(te: &TargetEncoding, w: &Words<'_>, w0: u32) -> Res<(Instruction,
     let dst = if halves {
         Operand::Vgpr {
             index: vdst as u16,
-            part: part(1 << l.op_sel_dst_bit),
+            part: part(dst_bit.map_or(0, |b| 1 << b)),
         }
     } else {
         Operand::Vgpr {

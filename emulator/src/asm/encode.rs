@@ -3,7 +3,7 @@
 //! modifiers each encoding can carry).
 
 use super::tables::{FamilyEncoding, TargetEncoding};
-use super::tables_bootstrap::target_encoding;
+use super::target_encoding;
 use super::{EncodeError, Slot};
 use crate::instr::{Encoding, FloatConst, Instruction, Opcode, Operand, Part, ScalarReg};
 use crate::kernels::{FormatKind, Omod};
@@ -373,7 +373,8 @@ pub(crate) fn encode_with(
     Ok(words.iter().flat_map(|w| w.to_le_bytes()).collect())
 }
 
-/// An e32 VGPR field value: the register, with bit 7 the high half on
+/// An e32 VGPR field value: the register, with the top bit of the field
+/// ([`FamilyEncoding::e32_hi_half`]) the high half on
 /// true16 16-bit operands.
 fn e32_vgpr(
     te: &TargetEncoding,
@@ -384,13 +385,17 @@ fn e32_vgpr(
 ) -> Result<u32, EncodeError> {
     let n = check_vgpr(te, index, ty, slot)?;
     if true16(te, ty) {
-        if n >= 128 {
+        let hi = te.family.e32_hi_half();
+        if n >= hi {
             return Err(err(
                 slot,
-                "invalid operand for instruction: e32 16-bit operands reach v0..v127",
+                format!(
+                    "invalid operand for instruction: e32 16-bit operands reach v0..v{}",
+                    hi - 1
+                ),
             ));
         }
-        return Ok(n | if part == Part::Hi { 0x80 } else { 0 });
+        return Ok(n | if part == Part::Hi { hi } else { 0 });
     }
     Ok(n)
 }
@@ -508,7 +513,10 @@ fn encode_vop3(
     let mut op_sel = 0u32;
     if true16(te, t0) {
         if part == Part::Hi {
-            op_sel |= 1 << l.op_sel_dst_bit;
+            let Some(s) = l.op_sel else {
+                return Err(err(Slot::Modifier, "not a valid operand: no op_sel here"));
+            };
+            op_sel |= 1 << s.dst_bit;
         }
         if part_of(instr.src0) == Part::Hi {
             op_sel |= 1;
@@ -525,10 +533,10 @@ fn encode_vop3(
     w0 = l.abs.put(w0, u32::from(instr.src0_mods.abs));
     w0 = l.clamp.put(w0, u32::from(instr.clamp));
     if op_sel != 0 {
-        let Some(f) = l.op_sel else {
+        let Some(s) = l.op_sel else {
             return Err(err(Slot::Modifier, "not a valid operand: no op_sel here"));
         };
-        w0 = f.put(w0, op_sel);
+        w0 = s.field.put(w0, op_sel);
     }
     let mut w1 = l.src[0].put(0, src0);
     w1 = l.src[1].put(w1, src1);

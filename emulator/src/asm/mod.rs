@@ -16,7 +16,6 @@ mod encode;
 mod print;
 mod syntax;
 pub mod tables;
-pub mod tables_bootstrap;
 
 use core::fmt;
 
@@ -24,9 +23,14 @@ pub use decode::decode;
 pub use encode::encode;
 pub use print::disassemble;
 pub use syntax::parse;
-pub use tables_bootstrap::target_encoding;
 
 use crate::target::Target;
+
+/// The encoding tables of `target`: field layouts, operand codes and
+/// limits from `isa-spec/`, generated into `crate::generated`.
+pub fn target_encoding(target: Target) -> &'static tables::TargetEncoding {
+    crate::generated::encoding(target)
+}
 
 /// Why a line of assembly was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]

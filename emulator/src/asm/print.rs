@@ -2,7 +2,7 @@
 //! `llvm-mc --disassemble` prints).
 
 use super::encode::{inline_value, literal_is_inline, src_types, true16, OpType};
-use super::tables_bootstrap::target_encoding;
+use super::target_encoding;
 use crate::instr::{Encoding, FloatConst, Instruction, Opcode, Operand, Part, ScalarReg, SrcMods};
 use crate::kernels::{FormatKind, Omod};
 use crate::target::Target;

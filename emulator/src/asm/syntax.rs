@@ -4,7 +4,7 @@
 
 use super::encode::{encode_with, inline_value, src_types, OpType};
 use super::tables::TargetEncoding;
-use super::tables_bootstrap::target_encoding;
+use super::target_encoding;
 use super::{AsmError, Slot};
 use crate::instr::{
     DstUnused, Encoding, Instruction, Opcode, Operand, Part, ScalarReg, Sdwa, SdwaSel, SrcMods,

@@ -2,8 +2,10 @@
 //! (e64) and SDWA sits in a family's machine words, which operand codes mean
 //! what, and the per-target facts the assembler needs.
 //!
-//! Only types live here. The values are in [`super::tables_bootstrap`] until
-//! they move into `isa-spec/` and the generated modules.
+//! Only types live here. The values are written in `isa-spec/` (the
+//! `encoding:` section of each family file, with target overrides) and
+//! reach the code as each generated target module's `ENCODING`; see
+//! [`super::target_encoding`].
 
 use crate::instr::{Encoding, Opcode};
 use crate::target::{Family, Target};
@@ -101,11 +103,9 @@ pub struct Vop3Layout {
     pub vdst: Field,
     /// ABS of src0, src1, src2: bits `abs.lo + n` (word 0).
     pub abs: Field,
-    /// OPSEL: src0, src1, src2 high halves, then the destination's (word 0);
-    /// None where the family has no such field for these instructions.
-    pub op_sel: Option<Field>,
-    /// Bit of `op_sel` that selects the destination half.
-    pub op_sel_dst_bit: u8,
+    /// OPSEL (word 0); None where the family has no such field for these
+    /// instructions.
+    pub op_sel: Option<OpSel>,
     /// CLAMP (word 0).
     pub clamp: Field,
     /// src0, src1, src2 operand codes (word 1).
@@ -114,6 +114,16 @@ pub struct Vop3Layout {
     pub omod: Field,
     /// NEG of src0, src1, src2: bits `neg.lo + n` (word 1).
     pub neg: Field,
+}
+
+/// VOP3 OPSEL: bits 0, 1, 2 of the field select the high halves of src0,
+/// src1, src2; bit `dst_bit` the destination's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OpSel {
+    /// Where in word 0.
+    pub field: Field,
+    /// Bit of `field` that selects the destination half.
+    pub dst_bit: u8,
 }
 
 /// SDWA: a VOP1/VOP2 word whose src0 is the SDWA code, then a second dword.
@@ -204,6 +214,15 @@ pub struct FamilyEncoding {
     pub vop3_literal: bool,
     /// How many distinct SGPRs/literals one VOP3 instruction may read.
     pub constant_bus_limit: u8,
+}
+
+impl FamilyEncoding {
+    /// With `true16_e32_halves`: the bit of an e32 VGPR number that selects
+    /// the high half, the top bit of the VOP1 `vdst` field (bit 7); the
+    /// bits below it number the register.
+    pub const fn e32_hi_half(&self) -> u32 {
+        1 << (self.vop1.vdst.width - 1)
+    }
 }
 
 /// Everything the assembler, encoder and decoder need about one target
