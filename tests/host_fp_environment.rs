@@ -50,6 +50,43 @@ fn sweep() -> Vec<u64> {
         out.extend(run::<F32>(&f32s, exps, mode).into_iter().map(u64::from));
         out.extend(run::<F64>(&f64s, exps, mode));
     }
+    out.extend(assembled_literals());
+    out
+}
+
+/// Float literals in assembly text are converted to operand encodings; the
+/// bytes must not depend on the host either (0.1 and 0.3 are inexact in
+/// every format; 1e-40 is an F32 subnormal; 65519.0 is an F16 tie).
+fn assembled_literals() -> Vec<u64> {
+    use amdgpu_valu::{asm, Target};
+    let literals = [
+        "0.1",
+        "0.3",
+        "-0.7",
+        "1e-40",
+        "3.0e38",
+        "65519.0",
+        "1.00000001",
+        "6.1e-5",
+        "2.9e-8",
+    ];
+    let mut out = Vec::new();
+    for target in [Target::Gfx908, Target::Gfx1030, Target::Gfx1201] {
+        for lit in literals {
+            for text in [
+                format!("v_fract_f32 v0, {lit}"),
+                format!("v_fract_f64 v[0:1], {lit}"),
+                format!("v_ldexp_f32 v0, {lit}, v1"),
+                format!("v_fract_f16_e64 v0, {lit}"),
+            ] {
+                // Accepted or rejected, the outcome must be the same.
+                match asm::assemble(target, &text) {
+                    Ok(bytes) => out.extend(bytes.iter().map(|&b| u64::from(b))),
+                    Err(e) => out.push(e.column as u64 | 1 << 40),
+                }
+            }
+        }
+    }
     out
 }
 

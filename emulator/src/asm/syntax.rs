@@ -11,6 +11,8 @@ use crate::instr::{
 };
 use crate::kernels::Omod;
 use crate::target::Target;
+use rustc_apfloat::ieee::{Double, Half, Single};
+use rustc_apfloat::{Float, FloatConvert, Round, Status, StatusAnd};
 
 type Res<T> = Result<T, AsmError>;
 
@@ -27,7 +29,8 @@ enum Num {
     /// An integer token (kept wide to detect overflow).
     Int(i128),
     /// A floating-point token, as a double.
-    Float(f64),
+    /// The F64 encoding of a float literal.
+    Float(u64),
 }
 
 /// A register as written.
@@ -201,11 +204,11 @@ impl<'a> Cursor<'a> {
             }
             self.pos = end;
             if is_float {
-                let v: f64 = text.parse().map_err(|_| AsmError {
+                let v = parse_f64_bits(text).ok_or_else(|| AsmError {
                     column: col,
                     reason: "invalid floating-point literal".into(),
                 })?;
-                return Ok(Num::Float(if neg { -v } else { v }));
+                return Ok(Num::Float(if neg { v ^ (1 << 63) } else { v }));
             }
             let (radix, digits) = if text.len() > 1 && text.starts_with('0') {
                 (8, &text[1..])
@@ -920,27 +923,38 @@ fn int_width(te: &TargetEncoding, ty: OpType) -> u32 {
     }
 }
 
-/// Convert a double to F16/F32 bits with round-to-nearest-even; None on
-/// overflow or underflow (LLVM allows precision loss but not those).
-fn to_format(v: f64, bits: u32) -> Option<u64> {
-    if bits == 32 {
-        let f = v as f32;
-        if f.is_infinite() && v.is_finite() {
-            return None;
-        }
-        if v != 0.0 && v.is_finite() && (f64::from(f) != v) && (f == 0.0 || !f.is_normal()) {
-            return None;
-        }
-        return Some(u64::from(f.to_bits()));
+/// The F64 encoding of a decimal literal, rounded to nearest-even by
+/// APFloat (LLVM's own arithmetic), so the host's floating-point environment
+/// never matters.
+fn parse_f64_bits(text: &str) -> Option<u64> {
+    let parsed = Double::from_str_r(text, Round::NearestTiesToEven).ok()?;
+    u64::try_from(parsed.value.to_bits()).ok()
+}
+
+/// Convert F64 bits to F16/F32 bits with round-to-nearest-even, as LLVM's
+/// assembler does (APFloat `convert`), and whether the conversion overflowed
+/// or underflowed (LLVM allows precision loss but not those).
+fn convert(bits: u64, width: u32) -> (u64, bool) {
+    let d = Double::from_bits(u128::from(bits));
+    let mut lost = false;
+    let (status, out) = if width == 32 {
+        let r: StatusAnd<Single> = d.convert_r(Round::NearestTiesToEven, &mut lost);
+        (r.status, r.value.to_bits())
+    } else {
+        let r: StatusAnd<Half> = d.convert_r(Round::NearestTiesToEven, &mut lost);
+        (r.status, r.value.to_bits())
+    };
+    let safe = !(lost && status.intersects(Status::OVERFLOW | Status::UNDERFLOW));
+    // F16/F32 encodings fit in 32 bits.
+    (out as u64, safe)
+}
+
+/// [`convert`], refusing an overflow or underflow.
+fn to_format(bits: u64, width: u32) -> Option<u64> {
+    match convert(bits, width) {
+        (v, true) => Some(v),
+        (_, false) => None,
     }
-    let h = half::f16::from_f64(v);
-    if h.is_infinite() && v.is_finite() {
-        return None;
-    }
-    if v != 0.0 && v.is_finite() && h.to_f64() != v && (h.to_f64() == 0.0 || !h.is_normal()) {
-        return None;
-    }
-    Some(u64::from(h.to_bits()))
 }
 
 fn immediate(
@@ -955,7 +969,7 @@ fn immediate(
     let vop1_lit64 = te.literal64 && enc == Encoding::Vop1;
     match num {
         Num::Float(f) => {
-            let mut bits = f.to_bits();
+            let mut bits = f;
             if fold {
                 bits = apply_fp_mods(bits, 64, p);
             }
@@ -971,14 +985,10 @@ fn immediate(
             }
             // The range check uses the operand's declared width (32 bits for
             // true16 V_LDEXP_F16's exponent), the value its real width.
-            if to_format(f64::from_bits(bits), int_width(te, ty)).is_none() {
+            if to_format(bits, int_width(te, ty)).is_none() {
                 return bad();
             }
-            let v = if ty.bits() == 16 {
-                u64::from(half::f16::from_f64(f64::from_bits(bits)).to_bits())
-            } else {
-                u64::from((f64::from_bits(bits) as f32).to_bits())
-            };
+            let (v, _) = convert(bits, ty.bits());
             Ok(inline_value(v, ty).unwrap_or(Operand::Literal(v as u32)))
         }
         Num::Int(i) => {
@@ -1049,9 +1059,9 @@ fn forced_literal(
     let value: u64 = match (num, ty) {
         (Num::Float(f), OpType::F64) => {
             if wide {
-                f.to_bits()
+                f
             } else {
-                f.to_bits() >> 32
+                f >> 32
             }
         }
         (Num::Float(f), _) => to_format(f, ty.bits()).map_or_else(|| bad(p), Ok)?,
