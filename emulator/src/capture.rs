@@ -384,6 +384,23 @@ fn apply(
     }
 }
 
+/// Fill every VGPR of each inactive lane (one the row gives no per-lane
+/// input for) with a distinct pattern, so that any write to it shows even
+/// when it would write the value the lane already held. Lanes do not see
+/// each other, so active lanes compute the same results.
+fn poison_inactive_lanes(wave: &mut Wave, inputs: &[Assignment]) -> Result<(), String> {
+    for lane in 0..wave.lanes() {
+        if wave.lane_active(lane) || inputs.iter().any(|a| a.lane == Some(lane)) {
+            continue;
+        }
+        for r in 0..NUM_VGPRS {
+            let poison = 0xdead_0000 ^ ((lane as u32) << 8) ^ (r as u32);
+            wave.set_vgpr(r, lane, poison).map_err(|e| e.to_string())?;
+        }
+    }
+    Ok(())
+}
+
 /// Run one row and compare every register bit for bit.
 pub fn run_row(row: &Row) -> Outcome {
     match run_row_inner(row) {
@@ -412,6 +429,7 @@ fn run_row_inner(row: &Row) -> Result<Vec<Mismatch>, String> {
     if row.expected.iter().any(|a| a.loc == Loc::Exec) {
         return Err("exec belongs in the inputs".into());
     }
+    poison_inactive_lanes(&mut wave, &row.inputs)?;
     let before = wave.clone();
     crate::execute(row.target, &mut wave, &instr).map_err(|e| e.to_string())?;
 
