@@ -17,6 +17,7 @@
 use super::format::Format;
 use super::lane::{sel, Lane};
 use super::policy::{Omod, Policy, Round};
+use super::wave::{Operation, WaveIo};
 
 /// A [`Policy`] lowered to lane constants for format `F`, built once per
 /// instruction.
@@ -432,6 +433,93 @@ fn ldexp_loop<F: Format, const COMMON: bool, const OUT: bool>(
     for ((d, &s), &e) in dst.iter_mut().zip(src).zip(exp) {
         *d = store::<F>(ldexp_lane::<F, OUT>(load::<F>(s), e, &p));
     }
+}
+
+/// Every lane of `io` (at most 64): read the source words, run operation
+/// `O`, and merge the results into the destination words of the active
+/// lanes, in one branch-free loop.
+#[inline(always)]
+pub fn io_wave<O: Operation, F: Format>(io: &mut WaveIo<'_>, p: &Policy) {
+    let lp = LanePolicy::<F>::new(p);
+    let n = io.dst_lo.len();
+    let all = if n >= 64 {
+        io.exec == u64::MAX
+    } else {
+        io.exec & ((1u64 << n) - 1) == (1u64 << n) - 1
+    };
+    let common = lp == LanePolicy::<F>::common();
+    let out = lp.has_output_modifiers();
+    match (common, out, all) {
+        (true, _, true) => io_loop::<O, F, true, false, true>(io, &lp),
+        (true, _, false) => io_loop::<O, F, true, false, false>(io, &lp),
+        (false, true, true) => io_loop::<O, F, false, true, true>(io, &lp),
+        (false, true, false) => io_loop::<O, F, false, true, false>(io, &lp),
+        (false, false, true) => io_loop::<O, F, false, false, true>(io, &lp),
+        (false, false, false) => io_loop::<O, F, false, false, false>(io, &lp),
+    }
+}
+
+/// The loop of [`io_wave`]: `COMMON` and `OUT` as for the other loops;
+/// `ALL` when every lane is active (EXEC then needs no select).
+#[inline(always)]
+fn io_loop<O: Operation, F: Format, const COMMON: bool, const OUT: bool, const ALL: bool>(
+    io: &mut WaveIo<'_>,
+    p: &LanePolicy<F>,
+) {
+    let p = if COMMON {
+        LanePolicy::<F>::common()
+    } else {
+        *p
+    };
+    let n = io.dst_lo.len();
+    let src_lo = &io.src_lo[..n];
+    // Unused slices stand in for the ones a format or operation lacks.
+    let src_hi = if F::WIDTH == 64 {
+        &io.src_hi[..n]
+    } else {
+        src_lo
+    };
+    let exp = if O::HAS_EXPONENT {
+        &io.exp[..n]
+    } else {
+        src_lo
+    };
+    let (src_shift, exp_shift) = (io.src_shift, io.exp_shift);
+    let (keep, shift, exec) = (io.dst_keep, io.dst_shift, io.exec);
+    // No closures here: they would not inherit the caller's target features.
+    if F::WIDTH == 64 {
+        let dst_hi = &mut io.dst_hi[..n];
+        let dst_lo = &mut io.dst_lo[..n];
+        for i in 0..n {
+            let r = io_lane::<O, F, OUT>(src_lo[i], src_hi[i], src_shift, exp[i], exp_shift, &p);
+            let a = ALL || exec.wrapping_shr(i as u32) & 1 != 0;
+            dst_lo[i] = sel(a, r as u32, dst_lo[i]);
+            dst_hi[i] = sel(a, (r >> 32) as u32, dst_hi[i]);
+        }
+    } else {
+        let dst = &mut io.dst_lo[..n];
+        for i in 0..n {
+            let r = io_lane::<O, F, OUT>(src_lo[i], src_hi[i], src_shift, exp[i], exp_shift, &p);
+            let a = ALL || exec.wrapping_shr(i as u32) & 1 != 0;
+            dst[i] = sel(a, WaveIo::merge(dst[i], r, keep, shift), dst[i]);
+        }
+    }
+}
+
+/// One lane of [`io_loop`]: the source and exponent from their words, the
+/// result widened.
+#[inline(always)]
+fn io_lane<O: Operation, F: Format, const OUT: bool>(
+    lo: u32,
+    hi: u32,
+    src_shift: u32,
+    exp: u32,
+    exp_shift: u32,
+    p: &LanePolicy<F>,
+) -> u64 {
+    let x = F::Lane::from_u64(WaveIo::source::<F>(lo, hi, src_shift));
+    let e = WaveIo::exponent::<F>(exp, exp_shift);
+    O::simd_lane::<F, OUT>(x, e, p).to_u64()
 }
 
 #[cfg(test)]
