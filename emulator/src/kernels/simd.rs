@@ -160,6 +160,22 @@ impl<F: Format> LanePolicy<F> {
         })
     }
 
+    /// Whether `p` lowers to [`LanePolicy::common`], decided on the policy's
+    /// own fields (comparing lowered policies field by field would read
+    /// back freshly stored bytes as vectors, a store-forwarding stall).
+    #[inline(always)]
+    pub fn is_common(p: &Policy) -> bool {
+        (p.round == Round::NearestEven)
+            & p.keep_input_denorm
+            & p.keep_output_denorm
+            & !p.saturate_overflow
+            & (p.omod == Omod::None)
+            & !p.clamp
+            & p.quiet_snan
+            & !p.abs
+            & !p.neg
+    }
+
     /// Whether OMOD or CLAMP must run (selects the kernel instantiation).
     #[inline(always)]
     pub fn has_output_modifiers(&self) -> bool {
@@ -377,9 +393,10 @@ fn store<F: Format>(l: F::Lane) -> F::Bits {
 /// The three instantiations of a loop: the common policy with every field
 /// a compile-time constant, any policy without OMOD/CLAMP, and any policy.
 macro_rules! instantiate {
-    ($lp:expr, $run:ident :: <$f:ty>($($arg:expr),*)) => {{
-        let lp: LanePolicy<$f> = $lp;
-        if lp == LanePolicy::<$f>::common() {
+    ($p:expr, $run:ident :: <$f:ty>($($arg:expr),*)) => {{
+        let p: &Policy = $p;
+        let lp = LanePolicy::<$f>::new(p);
+        if LanePolicy::<$f>::is_common(p) {
             $run::<$f, true, false>($($arg,)* &lp)
         } else if lp.has_output_modifiers() {
             $run::<$f, false, true>($($arg,)* &lp)
@@ -392,7 +409,7 @@ macro_rules! instantiate {
 /// FRACT over `min(src, dst)` lanes.
 #[inline(always)]
 pub fn fract_wave<F: Format>(src: &[F::Bits], dst: &mut [F::Bits], p: &Policy) {
-    instantiate!(LanePolicy::<F>::new(p), fract_loop::<F>(src, dst));
+    instantiate!(p, fract_loop::<F>(src, dst));
 }
 
 #[inline(always)]
@@ -415,7 +432,7 @@ fn fract_loop<F: Format, const COMMON: bool, const OUT: bool>(
 /// LDEXP over `min(src, exp, dst)` lanes.
 #[inline(always)]
 pub fn ldexp_wave<F: Format>(src: &[F::Bits], exp: &[i32], dst: &mut [F::Bits], p: &Policy) {
-    instantiate!(LanePolicy::<F>::new(p), ldexp_loop::<F>(src, exp, dst));
+    instantiate!(p, ldexp_loop::<F>(src, exp, dst));
 }
 
 #[inline(always)]
@@ -447,7 +464,7 @@ pub fn io_wave<O: Operation, F: Format>(io: &mut WaveIo<'_>, p: &Policy) {
     } else {
         io.exec & ((1u64 << n) - 1) == (1u64 << n) - 1
     };
-    let common = lp == LanePolicy::<F>::common();
+    let common = LanePolicy::<F>::is_common(p);
     let out = lp.has_output_modifiers();
     match (common, out, all) {
         (true, _, true) => io_loop::<O, F, true, false, true>(io, &lp),
