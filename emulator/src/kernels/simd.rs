@@ -259,7 +259,9 @@ fn fract_rounded<F: Format>(s: F::Lane, p: &LanePolicy<F>) -> F::Lane {
     let man = ke::<F>(F::MAN as i32);
     let bias = ke::<F>(F::BIAS);
     let mag = s & k::<F>(F::ABS_MASK);
-    let negative = s & k::<F>(F::SIGN) != zero;
+    // Negative and nonzero: -0 takes the positive path, whose result for
+    // a zero magnitude is +0 (as for +0).
+    let negative = s > k::<F>(F::SIGN);
     let field = mag.shr(man).to_exp();
     let subnormal_field = field == ke::<F>(0);
     // Unbiased exponent; a subnormal has the smallest normal's exponent and
@@ -267,8 +269,10 @@ fn fract_rounded<F: Format>(s: F::Lane, p: &LanePolicy<F>) -> F::Lane {
     let e = field.max(ke::<F>(1)) - bias;
     let sig = (mag & k::<F>(F::MAN_MASK)) | sel(subnormal_field, zero, k::<F>(F::HIDDEN));
 
-    // |x| >= 0.5, not an integer: the exact fraction bits, renormalised.
-    let frac_bits = man - e;
+    // |x| >= 0.5: the exact fraction bits, renormalised. An integer
+    // (e >= MAN) has no fraction bits, so frac is 0 and the result +0 in
+    // every rounding mode [gfx1201 capture].
+    let frac_bits = (man - e).max(ke::<F>(0));
     let unit = one.shl(frac_bits);
     let frac = sig & unit.sub(one);
     let r = sel(negative, unit.sub(frac), frac);
@@ -278,7 +282,8 @@ fn fract_rounded<F: Format>(s: F::Lane, p: &LanePolicy<F>) -> F::Lane {
     let exact = sel(frac == zero, zero, exact);
 
     // Positive, |x| < 0.5: x itself; a subnormal x meets the output flush.
-    let small_positive = sel(subnormal_field & !p.keep_output_denorm, zero, s);
+    // +-0 gives +0 [gfx1201 capture].
+    let small_positive = sel(subnormal_field & !p.keep_output_denorm, zero, mag);
 
     // Negative, |x| < 0.5: 1 - |x| rounded once in units of 2^-(MAN+1).
     // |x| * 2^(MAN+1) = sig / 2^shift, so 1 - |x| keeps
@@ -307,8 +312,6 @@ fn fract_rounded<F: Format>(s: F::Lane, p: &LanePolicy<F>) -> F::Lane {
         exact,
         sel(negative, small_negative, small_positive),
     );
-    // +-0 and integers give +0 in every rounding mode [gfx1201 capture].
-    let r = sel((e >= man) | (mag == zero), zero, r);
     // NaN keeps sign and payload (quieted); either infinity gives the
     // negative quiet NaN [gfx1201 capture].
     let special = sel(
