@@ -255,13 +255,14 @@ fn main() {
         if r.path == "naive host loop" {
             naive = r.mlanes;
         }
+        let ratio = if naive.is_nan() {
+            "-".to_string()
+        } else {
+            format!("{:.2}", r.mlanes / naive)
+        };
         println!(
-            "| {} | {} | {} | {:.1} | {:.2} |",
-            r.instr,
-            r.case,
-            r.path,
-            r.mlanes,
-            r.mlanes / naive
+            "| {} | {} | {} | {:.1} | {ratio} |",
+            r.instr, r.case, r.path, r.mlanes
         );
     }
 
