@@ -7,71 +7,280 @@
 
 use crate::error::ExecError;
 use crate::instr::{Encoding, Instruction, Operand, Part, ScalarReg, SdwaSel};
-use crate::kernels::wave::{run_lanes_dispatched, Operation};
+use crate::kernels::wave::{run_io_dispatched, Operation, WaveIo};
 use crate::kernels::{Format, FormatKind, Modifiers, Policy};
 use crate::target::{F16DstHigh, TargetSpec};
 use crate::wave::{Wave, MAX_LANES, NUM_SGPRS, NUM_VGPRS};
 
 /// Execute `instr` (an `O` operation on format `F`) on `wave` under `spec`.
+///
+/// After validation the operands are read into per-lane words, and one
+/// dispatched call runs the kernel over the wave and merges the results of
+/// the active lanes into the destination (SDWA destinations are merged
+/// afterwards).
 pub fn execute<O: Operation, F: Format>(
     spec: &TargetSpec,
     wave: &mut Wave,
     instr: &Instruction,
 ) -> Result<(), ExecError> {
-    validate::<O, F>(spec, wave, instr)?;
-    let policy = policy::<F>(spec, wave, instr);
-    let lanes = wave.lanes();
-
-    // Fixed-size buffers on the stack: no allocation per instruction.
-    let mut src = [F::Bits::default(); MAX_LANES];
-    let mut exp = [0i32; MAX_LANES];
-    read_float_source::<F>(spec, wave, instr, &mut src[..lanes])?;
-    if O::HAS_EXPONENT {
-        let Some(src1) = instr.src1 else {
-            return Err(missing_src1());
-        };
-        read_exponent::<F>(spec, wave, instr, src1, &mut exp[..lanes])?;
+    if !plainly_valid::<O, F>(spec, wave, instr) {
+        validate::<O, F>(spec, wave, instr)?;
     }
-
-    let mut out = [F::Bits::default(); MAX_LANES];
-    run_lanes_dispatched::<O, F>(&src[..lanes], &exp[..lanes], &mut out[..lanes], &policy);
-    write_back::<F>(spec, wave, instr, &out[..lanes])
+    let policy = policy::<F>(spec, wave, instr);
+    if direct::<O, F>(spec, wave, instr, &policy) {
+        return Ok(());
+    }
+    copied::<O, F>(spec, wave, instr, &policy)
 }
 
-/// src0 of every lane as encodings of `F`. A plain VGPR source (the common
-/// case) is read straight into `out`; every other operand goes through
-/// [`read_operand`].
-fn read_float_source<F: Format>(
+/// A quick check, with few branches, that accepts the common shapes
+/// (VGPR operands, no SDWA) only when [`validate`] would accept them too.
+/// False means "run `validate`", which finds the error if there is one.
+#[inline]
+fn plainly_valid<O: Operation, F: Format>(
     spec: &TargetSpec,
     wave: &Wave,
     instr: &Instruction,
-    out: &mut [F::Bits],
-) -> Result<(), ExecError> {
-    if let (Operand::Vgpr { index, part }, None) = (instr.src0, instr.sdwa) {
+) -> bool {
+    let enc = instr.encoding;
+    let (m0, m1) = (instr.src0_mods, instr.src1_mods);
+    let no_out_mods = !instr.clamp && instr.omod == crate::kernels::Omod::None;
+    let vgpr = |op: Operand, width: u32| -> bool {
+        let Operand::Vgpr { index, part } = op else {
+            return false;
+        };
         let index = usize::from(index);
-        let lo = wave.vgpr_lanes(index).ok_or(out_of_range("src0", index))?;
-        if F::WIDTH == 64 {
-            let hi = wave
-                .vgpr_lanes(index + 1)
-                .ok_or(out_of_range("src0", index + 1))?;
-            for ((o, &l), &h) in out.iter_mut().zip(lo).zip(hi) {
-                *o = F::narrow(u64::from(h) << 32 | u64::from(l));
-            }
+        let regs = if width == 64 { 2 } else { 1 };
+        // As check_part and check_vgpr (no SDWA here).
+        (part == Part::Full || (width == 16 && spec.true16.value))
+            && index + regs <= NUM_VGPRS
+            && !(width == 64 && spec.aligned_vgpr_pairs.value && index % 2 != 0)
+            && !(width == 16 && spec.true16.value && !enc.has_modifiers() && index >= 128)
+    };
+    let src1_ok = match instr.src1 {
+        None => !O::HAS_EXPONENT,
+        Some(src1) => O::HAS_EXPONENT && vgpr(src1, if F::WIDTH == 16 { 16 } else { 32 }),
+    };
+    instr.sdwa.is_none()
+        & (enc != Encoding::Sdwa)
+        & (enc.has_modifiers() || (!m0.abs && !m0.neg && no_out_mods))
+        & !(m1.abs | m1.neg | m0.sext | m1.sext)
+        && src1_ok
+        && vgpr(instr.dst, F::WIDTH)
+        && vgpr(instr.src0, F::WIDTH)
+        && spec.has_form(instr.opcode, enc)
+        && spec.supports_wave(wave.size())
+}
+
+/// Where an F16 result goes in a non-SDWA destination word: the old bits
+/// kept and the left shift of the result. An F32 result takes the register;
+/// an F16 result its half (true16 high: bits 31:16), preserving the other
+/// half on true16 and GFX10 and zeroing it on GFX9.
+fn dst_placement<F: Format>(spec: &TargetSpec, part: Part) -> (u32, u32) {
+    let true16 = spec.true16.value;
+    let zero_high = spec.f16_dst_high.value == F16DstHigh::Zero;
+    if F::WIDTH == 32 {
+        (0, 0)
+    } else if true16 && part == Part::Hi {
+        (0x0000_ffff, 16)
+    } else if true16 || !zero_high {
+        (0xffff_0000, 0)
+    } else {
+        (0, 0)
+    }
+}
+
+/// The common case without copies: VGPR sources that are not destination
+/// registers, no SDWA. The kernel reads the sources in the register file
+/// and writes the destination in place. False, touching nothing, when the
+/// instruction is not of that shape.
+fn direct<O: Operation, F: Format>(
+    spec: &TargetSpec,
+    wave: &mut Wave,
+    instr: &Instruction,
+    policy: &Policy,
+) -> bool {
+    let (
+        None,
+        Operand::Vgpr {
+            index: dst,
+            part: dst_part,
+        },
+        Operand::Vgpr {
+            index: src,
+            part: src_part,
+        },
+    ) = (instr.sdwa, instr.dst, instr.src0)
+    else {
+        return false;
+    };
+    let exp_reg = match (O::HAS_EXPONENT, instr.src1) {
+        (false, _) => None,
+        (true, Some(Operand::Vgpr { index, part })) => Some((usize::from(index), part)),
+        (true, _) => return false,
+    };
+    let exec = wave.exec();
+    let (keep, dst_shift) = dst_placement::<F>(spec, dst_part);
+    let wide = F::WIDTH == 64;
+    let Some(split) = wave.vgpr_split(usize::from(dst), if wide { 2 } else { 1 }) else {
+        return false;
+    };
+    let src = usize::from(src);
+    let (Some(src_lo), Some(src_hi)) = (
+        split.src(src),
+        if wide {
+            split.src(src + 1)
         } else {
-            // 16-bit operands take the selected half (narrow drops the rest).
-            let shift = if F::WIDTH == 16 && part == Part::Hi {
-                16
-            } else {
-                0
-            };
-            for (o, &l) in out.iter_mut().zip(lo) {
-                *o = F::narrow(u64::from(l >> shift));
+            Some(&[][..])
+        },
+    ) else {
+        return false;
+    };
+    let (exp, exp_shift) = match exp_reg {
+        None => (&[][..], 0),
+        Some((index, part)) => match split.src(index) {
+            Some(e) => (e, half_shift::<F>(part)),
+            None => return false,
+        },
+    };
+    let (dst_lo, dst_hi) = split.dst();
+    run_io_dispatched::<O, F>(
+        &mut WaveIo {
+            src_lo,
+            src_hi,
+            src_shift: half_shift::<F>(src_part),
+            exp,
+            exp_shift,
+            dst_lo,
+            dst_hi,
+            dst_keep: keep,
+            dst_shift,
+            exec,
+        },
+        policy,
+    );
+    true
+}
+
+/// The right shift that brings a 16-bit operand in register half `part` to
+/// bits 15:0 (0 for wider operands).
+fn half_shift<F: Format>(part: Part) -> u32 {
+    if F::WIDTH == 16 && part == Part::Hi {
+        16
+    } else {
+        0
+    }
+}
+
+/// Every other case: the operands are read into per-lane words on the
+/// stack first (the destination may be one of the sources; scalars,
+/// constants and SDWA selections are expanded per lane).
+#[inline(never)]
+fn copied<O: Operation, F: Format>(
+    spec: &TargetSpec,
+    wave: &mut Wave,
+    instr: &Instruction,
+    policy: &Policy,
+) -> Result<(), ExecError> {
+    let lanes = wave.lanes();
+    let exec = wave.exec();
+
+    // Fixed-size buffers on the stack: no allocation per instruction. The
+    // sources are copied out of the register file because the destination
+    // may be one of them.
+    let wide = if F::WIDTH == 64 { lanes } else { 0 };
+    let mut src_lo = [0u32; MAX_LANES];
+    let mut src_hi = [0u32; MAX_LANES];
+    let mut exp = [0u32; MAX_LANES];
+    let src_shift =
+        read_float_source::<F>(spec, wave, instr, &mut src_lo[..lanes], &mut src_hi[..wide])?;
+    let (exp, exp_shift) = if O::HAS_EXPONENT {
+        let Some(src1) = instr.src1 else {
+            return Err(missing_src1());
+        };
+        let shift = read_exponent::<F>(spec, wave, instr, src1, &mut exp[..lanes])?;
+        (&exp[..lanes], shift)
+    } else {
+        (&exp[..0], 0)
+    };
+    let Operand::Vgpr { index, part } = instr.dst else {
+        return Err(invalid("dst", "the destination must be a VGPR"));
+    };
+    let index = usize::from(index);
+    let oob = |index| ExecError::RegisterOutOfRange {
+        operand: "dst",
+        kind: "vgpr",
+        index,
+        count: NUM_VGPRS,
+    };
+    let io = |dst_lo, dst_hi, dst_keep, dst_shift, exec| WaveIo {
+        src_lo: &src_lo[..lanes],
+        src_hi: &src_hi[..wide],
+        src_shift,
+        exp,
+        exp_shift,
+        dst_lo,
+        dst_hi,
+        dst_keep,
+        dst_shift,
+        exec,
+    };
+
+    if let Some(sdwa) = instr.sdwa {
+        // The results of every lane first, then the dst_sel merge of the
+        // active ones. An F16 result is its 16 bits zero-extended [open:
+        // SDWA dst_sel DWORD].
+        let mut out = [0u32; MAX_LANES];
+        let mut out_hi = [0u32; MAX_LANES];
+        run_io_dispatched::<O, F>(
+            &mut io(&mut out[..lanes], &mut out_hi[..wide], 0, 0, u64::MAX),
+            policy,
+        );
+        let dst = wave.vgpr_lanes_mut(index).ok_or(oob(index))?;
+        let (shift, width) = sdwa.dst_sel.field_bits();
+        for (lane, (d, &v)) in dst.iter_mut().zip(&out).enumerate() {
+            if exec >> lane & 1 != 0 {
+                *d = sdwa.dst_unused.merge(*d, v, shift, width);
             }
         }
         return Ok(());
     }
+    if F::WIDTH == 64 {
+        let (lo, hi) = wave.vgpr_split(index, 2).ok_or(oob(index))?.dst();
+        run_io_dispatched::<O, F>(&mut io(lo, hi, 0, 0, exec), policy);
+        return Ok(());
+    }
+    let (keep, shift) = dst_placement::<F>(spec, part);
+    let dst = wave.vgpr_lanes_mut(index).ok_or(oob(index))?;
+    run_io_dispatched::<O, F>(&mut io(dst, &mut [], keep, shift, exec), policy);
+    Ok(())
+}
+
+/// src0 of every lane as register words: `lo` (and `hi` for F64, else
+/// empty). Returns the right shift that brings a 16-bit source to bits
+/// 15:0. A plain VGPR source (the common case) is copied as is; every other
+/// operand goes through [`read_operand`].
+fn read_float_source<F: Format>(
+    spec: &TargetSpec,
+    wave: &Wave,
+    instr: &Instruction,
+    lo: &mut [u32],
+    hi: &mut [u32],
+) -> Result<u32, ExecError> {
+    if let (Operand::Vgpr { index, part }, None) = (instr.src0, instr.sdwa) {
+        let index = usize::from(index);
+        lo.copy_from_slice(wave.vgpr_lanes(index).ok_or(out_of_range("src0", index))?);
+        if F::WIDTH == 64 {
+            let h = wave
+                .vgpr_lanes(index + 1)
+                .ok_or(out_of_range("src0", index + 1))?;
+            hi.copy_from_slice(h);
+        }
+        // 16-bit operands take the selected half.
+        return Ok(half_shift::<F>(part));
+    }
     let mut raw = [0u64; MAX_LANES];
-    let raw = &mut raw[..out.len()];
+    let raw = &mut raw[..lo.len()];
     let sel = instr.sdwa.map(|s| (s.src0_sel, instr.src0_mods.sext));
     read_operand(
         spec,
@@ -83,37 +292,30 @@ fn read_float_source<F: Format>(
         sel,
         raw,
     )?;
-    for (o, &r) in out.iter_mut().zip(raw.iter()) {
-        *o = F::narrow(r);
+    for (l, &r) in lo.iter_mut().zip(raw.iter()) {
+        *l = r as u32;
     }
-    Ok(())
+    for (h, &r) in hi.iter_mut().zip(raw.iter()) {
+        *h = (r >> 32) as u32;
+    }
+    Ok(0)
 }
 
-/// LDEXP's exponent operand of every lane. F16: only the low 16 bits, as a
-/// signed i16 [gfx1201 capture]; F32/F64: all 32 bits.
+/// LDEXP's exponent operand of every lane as register words. Returns the
+/// right shift that brings an F16 exponent to bits 15:0 (the kernel then
+/// reads it as an i16 [gfx1201 capture]; F32/F64 use all 32 bits).
 fn read_exponent<F: Format>(
     spec: &TargetSpec,
     wave: &Wave,
     instr: &Instruction,
     src1: Operand,
-    out: &mut [i32],
-) -> Result<(), ExecError> {
+    out: &mut [u32],
+) -> Result<u32, ExecError> {
     let f16 = F::KIND == FormatKind::F16;
-    let to_exp = |r: u32| {
-        if f16 {
-            i32::from(r as u16 as i16)
-        } else {
-            r as i32
-        }
-    };
     if let (Operand::Vgpr { index, part }, None) = (src1, instr.sdwa) {
         let index = usize::from(index);
-        let lo = wave.vgpr_lanes(index).ok_or(out_of_range("src1", index))?;
-        let shift = if f16 && part == Part::Hi { 16 } else { 0 };
-        for (o, &l) in out.iter_mut().zip(lo) {
-            *o = to_exp(l >> shift);
-        }
-        return Ok(());
+        out.copy_from_slice(wave.vgpr_lanes(index).ok_or(out_of_range("src1", index))?);
+        return Ok(half_shift::<F>(part));
     }
     let mut raw = [0u64; MAX_LANES];
     let raw = &mut raw[..out.len()];
@@ -121,9 +323,9 @@ fn read_exponent<F: Format>(
     let sel = instr.sdwa.map(|s| (s.src1_sel, instr.src1_mods.sext));
     read_operand(spec, wave, "src1", src1, width, None, sel, raw)?;
     for (o, &r) in out.iter_mut().zip(raw.iter()) {
-        *o = to_exp(r as u32);
+        *o = r as u32;
     }
-    Ok(())
+    Ok(0)
 }
 
 fn out_of_range(operand: &'static str, index: usize) -> ExecError {
@@ -218,7 +420,7 @@ fn validate<O: Operation, F: Format>(
     instr: &Instruction,
 ) -> Result<(), ExecError> {
     let target = spec.target.name();
-    if spec.form(instr.opcode, instr.encoding).is_none() {
+    if !spec.has_form(instr.opcode, instr.encoding) {
         return Err(ExecError::FormNotOnTarget {
             target,
             opcode: instr.opcode,
@@ -518,91 +720,5 @@ fn read_operand(
         Operand::Literal64(l) => out.fill(l & mask),
     }
     let _ = spec;
-    Ok(())
-}
-
-/// Write the results of the active lanes.
-fn write_back<F: Format>(
-    spec: &TargetSpec,
-    wave: &mut Wave,
-    instr: &Instruction,
-    out: &[F::Bits],
-) -> Result<(), ExecError> {
-    let Operand::Vgpr { index, part } = instr.dst else {
-        return Err(invalid("dst", "the destination must be a VGPR"));
-    };
-    let index = usize::from(index);
-    let exec = wave.exec();
-    let oob = ExecError::RegisterOutOfRange {
-        operand: "dst",
-        kind: "vgpr",
-        index,
-        count: NUM_VGPRS,
-    };
-    // Inactive lanes keep their old bits: a select per lane, no branch;
-    // with every lane active (the common case) a plain store.
-    let all_active = exec & wave.size().exec_mask() == wave.size().exec_mask();
-    let active = |lane: usize| all_active || exec >> lane & 1 != 0;
-    if F::WIDTH == 64 {
-        let lo = wave.vgpr_lanes_mut(index).ok_or(oob.clone())?;
-        for (lane, (d, &r)) in lo.iter_mut().zip(out).enumerate() {
-            *d = if active(lane) { F::widen(r) as u32 } else { *d };
-        }
-        let hi = wave.vgpr_lanes_mut(index + 1).ok_or(oob)?;
-        for (lane, (d, &r)) in hi.iter_mut().zip(out).enumerate() {
-            *d = if active(lane) {
-                (F::widen(r) >> 32) as u32
-            } else {
-                *d
-            };
-        }
-        return Ok(());
-    }
-    let sdwa = instr.sdwa;
-    let true16 = spec.true16.value;
-    let zero_high = spec.f16_dst_high.value == F16DstHigh::Zero;
-    if instr.sdwa.is_none() {
-        // The old bits kept and where the result goes: an F32 result takes
-        // the register; an F16 result its half (true16 high: bits 31:16),
-        // preserving the other half on true16 and GFX10 and zeroing it on
-        // GFX9. The same rules as the general loop below.
-        let (keep, shift) = if F::WIDTH == 32 {
-            (0, 0)
-        } else if true16 && part == Part::Hi {
-            (0x0000_ffff, 16)
-        } else if true16 || !zero_high {
-            (0xffff_0000, 0)
-        } else {
-            (0, 0)
-        };
-        let dst = wave.vgpr_lanes_mut(index).ok_or(oob)?;
-        for (lane, (d, &r)) in dst.iter_mut().zip(out).enumerate() {
-            let v = (*d & keep) | (F::widen(r) as u32) << shift;
-            *d = if active(lane) { v } else { *d };
-        }
-        return Ok(());
-    }
-    let dst = wave.vgpr_lanes_mut(index).ok_or(oob)?;
-    for (lane, (d, &r)) in dst.iter_mut().zip(out).enumerate() {
-        if exec >> lane & 1 == 0 {
-            continue;
-        }
-        // An F16 result is its 16 bits zero-extended [open: SDWA dst_sel DWORD].
-        let v = F::widen(r) as u32;
-        *d = if let Some(s) = sdwa {
-            let (shift, width) = s.dst_sel.field_bits();
-            s.dst_unused.merge(*d, v, shift, width)
-        } else if F::WIDTH == 32 {
-            v
-        } else if true16 && part == Part::Hi {
-            (*d & 0x0000_ffff) | (v << 16)
-        } else if true16 || !zero_high {
-            // True16 low half, or GFX10: the other half is preserved.
-            (*d & 0xffff_0000) | v
-        } else {
-            // GFX9: the high half is zeroed.
-            v
-        };
-    }
     Ok(())
 }

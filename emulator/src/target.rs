@@ -5,6 +5,7 @@
 
 use core::fmt;
 use core::str::FromStr;
+use core::sync::atomic::{AtomicU32, Ordering};
 
 use crate::error::ExecError;
 use crate::instr::{Encoding, Opcode};
@@ -255,6 +256,31 @@ impl TargetSpec {
         self.forms
             .iter()
             .find(|f| f.opcode == opcode && f.encoding == encoding)
+    }
+
+    /// Whether the target has the form of `opcode` in `encoding`: the same
+    /// answer as [`TargetSpec::form`], from a per-target bit set computed
+    /// once for the generated specs (a scan for any other spec).
+    #[inline]
+    pub fn has_form(&self, opcode: Opcode, encoding: Encoding) -> bool {
+        /// Bit `4 * opcode + encoding` per form, bit 31 once computed.
+        static MASKS: [AtomicU32; Target::ALL.len()] =
+            [const { AtomicU32::new(0) }; Target::ALL.len()];
+        let bit =
+            |opcode: Opcode, encoding: Encoding| 1u32 << (4 * opcode as u32 + encoding as u32);
+        if !core::ptr::eq(self, self.target.spec()) {
+            return self.form(opcode, encoding).is_some();
+        }
+        let slot = &MASKS[self.target as usize];
+        let mut mask = slot.load(Ordering::Relaxed);
+        if mask == 0 {
+            mask = self
+                .forms
+                .iter()
+                .fold(1 << 31, |m, f| m | bit(f.opcode, f.encoding));
+            slot.store(mask, Ordering::Relaxed);
+        }
+        mask & bit(opcode, encoding) != 0
     }
 
     /// Whether the target supports `size`.

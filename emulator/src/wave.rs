@@ -210,4 +210,62 @@ impl Wave {
         let start = index.checked_mul(MAX_LANES)?;
         self.vgprs.get_mut(start..start + lanes)
     }
+
+    /// Registers `first..first + count` of the wave's lanes, mutable, beside
+    /// shared access to every other register (`None` when out of range).
+    #[inline]
+    pub(crate) fn vgpr_split(&mut self, first: usize, count: usize) -> Option<VgprSplit<'_>> {
+        let lanes = self.lanes();
+        let start = first.checked_mul(MAX_LANES)?;
+        let len = count.checked_mul(MAX_LANES)?;
+        if start.checked_add(len)? > self.vgprs.len() {
+            return None;
+        }
+        let (before, rest) = self.vgprs.split_at_mut(start);
+        let (dst, after) = rest.split_at_mut(len);
+        Some(VgprSplit {
+            before,
+            dst,
+            after,
+            first,
+            count,
+            lanes,
+        })
+    }
+}
+
+/// Disjoint borrows of the register file: some registers to write, every
+/// other one to read ([`Wave::vgpr_split`]).
+pub(crate) struct VgprSplit<'a> {
+    before: &'a [u32],
+    dst: &'a mut [u32],
+    after: &'a [u32],
+    first: usize,
+    count: usize,
+    lanes: usize,
+}
+
+impl<'a> VgprSplit<'a> {
+    /// The lanes of register `index`, unless it is out of range or one of
+    /// the registers to write.
+    #[inline]
+    pub(crate) fn src(&self, index: usize) -> Option<&'a [u32]> {
+        let (regs, offset) = if index < self.first {
+            (self.before, index)
+        } else {
+            (self.after, index.checked_sub(self.first + self.count)?)
+        };
+        regs.get(offset.checked_mul(MAX_LANES)?..)?
+            .get(..self.lanes)
+    }
+
+    /// The registers to write: the lanes of the first and of the second
+    /// (empty when only one).
+    #[inline]
+    pub(crate) fn dst(self) -> (&'a mut [u32], &'a mut [u32]) {
+        let lanes = self.lanes;
+        let (lo, hi) = self.dst.split_at_mut(MAX_LANES.min(self.dst.len()));
+        let (lo_len, hi_len) = (lo.len().min(lanes), hi.len().min(lanes));
+        (&mut lo[..lo_len], &mut hi[..hi_len])
+    }
 }

@@ -1,9 +1,11 @@
-//! `cargo xtask bench [WORDS...] [--no-e2e]`: print the kernel speed table.
+//! `cargo xtask bench [WORDS...] [--no-e2e] [--min] [--path=WORD]`: print the
+//! kernel speed table.
 //!
 //! Runs the `table` bench target of the root package (release profile, one
 //! process): every instruction, format and case on every kernel path, then
 //! wave64 `execute` end to end against the bare kernel. WORDS filter the
-//! instructions (`cargo xtask bench ldexp f32`).
+//! instructions (`cargo xtask bench ldexp f32`); `--path=WORD` keeps only the
+//! kernel paths whose name contains WORD (`--path=scalar`).
 
 use std::path::Path;
 use std::process::{Command, ExitCode};

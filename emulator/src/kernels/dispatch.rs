@@ -24,7 +24,7 @@ use core::sync::atomic::{AtomicU8, Ordering};
 
 use super::format::Format;
 use super::policy::Policy;
-use super::wave::{KernelPath, Operation};
+use super::wave::{KernelPath, Operation, WaveIo};
 
 /// An instruction-set level the whole-wave kernels are compiled for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -219,6 +219,39 @@ pub(crate) fn run_simd<O: Operation, F: Format>(
     }
 }
 
+/// Run [`WaveIo`] (read, compute, write back) with the whole-wave kernel
+/// compiled for `isa`. Returns false, touching nothing, when this CPU lacks
+/// `isa`.
+pub fn run_io_on<O: Operation, F: Format>(isa: Isa, io: &mut WaveIo<'_>, p: &Policy) -> bool {
+    if !isa.is_available() {
+        return false;
+    }
+    run_io_simd::<O, F>(isa, io, p);
+    true
+}
+
+/// [`run_io_on`] for an `isa` already known to be available (`selected()`).
+#[inline]
+pub(crate) fn run_io_simd<O: Operation, F: Format>(isa: Isa, io: &mut WaveIo<'_>, p: &Policy) {
+    record(Variant::Simd(isa));
+    match isa {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `isa` is `selected()` or passed `is_available()` in
+        // `run_io_on`; both checked every feature `x86::avx512_io` enables.
+        Isa::Avx512 => unsafe { x86::avx512_io::<O, F>(io, p) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above, for the features of `x86::avx2_io`.
+        Isa::Avx2 => unsafe { x86::avx2_io::<O, F>(io, p) },
+        _ => baseline_io::<O, F>(io, p),
+    }
+}
+
+/// The baseline variant of [`run_io_simd`].
+#[inline(never)]
+fn baseline_io<O: Operation, F: Format>(io: &mut WaveIo<'_>, p: &Policy) {
+    super::simd::io_wave::<O, F>(io, p);
+}
+
 /// The baseline variant (also the fallback on every other architecture).
 #[inline(never)]
 fn baseline<O: Operation, F: Format>(
@@ -232,7 +265,21 @@ fn baseline<O: Operation, F: Format>(
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
-    use super::{Format, Operation, Policy};
+    use super::{Format, Operation, Policy, WaveIo};
+
+    /// The AVX-512 variant of the register-file loop; features as `avx512`.
+    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,avx512f,avx512bw,avx512cd,avx512dq,avx512vl")]
+    #[inline(never)]
+    pub(super) fn avx512_io<O: Operation, F: Format>(io: &mut WaveIo<'_>, p: &Policy) {
+        super::super::simd::io_wave::<O, F>(io, p);
+    }
+
+    /// The AVX2 variant of the register-file loop; features as `avx2`.
+    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt")]
+    #[inline(never)]
+    pub(super) fn avx2_io<O: Operation, F: Format>(io: &mut WaveIo<'_>, p: &Policy) {
+        super::super::simd::io_wave::<O, F>(io, p);
+    }
 
     /// The AVX-512 variant; the feature list matches `Isa::Avx512::is_available`.
     #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,avx512f,avx512bw,avx512cd,avx512dq,avx512vl")]

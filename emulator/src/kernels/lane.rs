@@ -1,8 +1,9 @@
 //! The integer lane a whole-wave kernel computes in: `u32` for F16 and F32,
 //! `u64` for F64 (see `Format::Lane`).
 //!
-//! Every operation is total (wrapping arithmetic, shift amounts taken modulo
-//! the width) so a branch-free kernel can evaluate every case of every lane
+//! Every operation is total (wrapping arithmetic; a shift by a negative
+//! amount or by the width or more gives 0, as the x86 variable vector
+//! shifts do, so no masking instruction is needed) so a branch-free kernel can evaluate every case of every lane
 //! and select afterwards without a panic on the lanes a case does not apply
 //! to. Exponent arithmetic uses the signed type of the same width
 //! ([`Lane::Exp`]), so compare masks and data share one vector shape.
@@ -42,9 +43,9 @@ pub trait Lane:
     fn add(self, o: Self) -> Self;
     /// `self - o`, wrapping.
     fn sub(self, o: Self) -> Self;
-    /// `self << n` (n taken modulo the width).
+    /// `self << n`; 0 when `n` is negative or at least the width.
     fn shl(self, n: Self::Exp) -> Self;
-    /// `self >> n` (n taken modulo the width).
+    /// `self >> n` (logical); 0 when `n` is negative or at least the width.
     fn shr(self, n: Self::Exp) -> Self;
     /// Leading zero bits, `BITS` for 0.
     fn lz(self) -> Self::Exp;
@@ -92,11 +93,20 @@ macro_rules! lane {
             }
             #[inline(always)]
             fn shl(self, n: $s) -> Self {
-                self.wrapping_shl(n as u32)
+                // Written as the select LLVM folds into vpsllv*.
+                if (n as u64) < u64::from(Self::BITS) {
+                    self << n
+                } else {
+                    0
+                }
             }
             #[inline(always)]
             fn shr(self, n: $s) -> Self {
-                self.wrapping_shr(n as u32)
+                if (n as u64) < u64::from(Self::BITS) {
+                    self >> n
+                } else {
+                    0
+                }
             }
             #[inline(always)]
             fn lz(self) -> $s {

@@ -17,6 +17,7 @@
 use super::format::Format;
 use super::lane::{sel, Lane};
 use super::policy::{Omod, Policy, Round};
+use super::wave::{Operation, WaveIo};
 
 /// A [`Policy`] lowered to lane constants for format `F`, built once per
 /// instruction.
@@ -159,6 +160,22 @@ impl<F: Format> LanePolicy<F> {
         })
     }
 
+    /// Whether `p` lowers to [`LanePolicy::common`], decided on the policy's
+    /// own fields (comparing lowered policies field by field would read
+    /// back freshly stored bytes as vectors, a store-forwarding stall).
+    #[inline(always)]
+    pub fn is_common(p: &Policy) -> bool {
+        (p.round == Round::NearestEven)
+            & p.keep_input_denorm
+            & p.keep_output_denorm
+            & !p.saturate_overflow
+            & (p.omod == Omod::None)
+            & !p.clamp
+            & p.quiet_snan
+            & !p.abs
+            & !p.neg
+    }
+
     /// Whether OMOD or CLAMP must run (selects the kernel instantiation).
     #[inline(always)]
     pub fn has_output_modifiers(&self) -> bool {
@@ -242,7 +259,9 @@ fn fract_rounded<F: Format>(s: F::Lane, p: &LanePolicy<F>) -> F::Lane {
     let man = ke::<F>(F::MAN as i32);
     let bias = ke::<F>(F::BIAS);
     let mag = s & k::<F>(F::ABS_MASK);
-    let negative = s & k::<F>(F::SIGN) != zero;
+    // Negative and nonzero: -0 takes the positive path, whose result for
+    // a zero magnitude is +0 (as for +0).
+    let negative = s > k::<F>(F::SIGN);
     let field = mag.shr(man).to_exp();
     let subnormal_field = field == ke::<F>(0);
     // Unbiased exponent; a subnormal has the smallest normal's exponent and
@@ -250,8 +269,10 @@ fn fract_rounded<F: Format>(s: F::Lane, p: &LanePolicy<F>) -> F::Lane {
     let e = field.max(ke::<F>(1)) - bias;
     let sig = (mag & k::<F>(F::MAN_MASK)) | sel(subnormal_field, zero, k::<F>(F::HIDDEN));
 
-    // |x| >= 0.5, not an integer: the exact fraction bits, renormalised.
-    let frac_bits = man - e;
+    // |x| >= 0.5: the exact fraction bits, renormalised. An integer
+    // (e >= MAN) has no fraction bits, so frac is 0 and the result +0 in
+    // every rounding mode [gfx1201 capture].
+    let frac_bits = (man - e).max(ke::<F>(0));
     let unit = one.shl(frac_bits);
     let frac = sig & unit.sub(one);
     let r = sel(negative, unit.sub(frac), frac);
@@ -261,7 +282,8 @@ fn fract_rounded<F: Format>(s: F::Lane, p: &LanePolicy<F>) -> F::Lane {
     let exact = sel(frac == zero, zero, exact);
 
     // Positive, |x| < 0.5: x itself; a subnormal x meets the output flush.
-    let small_positive = sel(subnormal_field & !p.keep_output_denorm, zero, s);
+    // +-0 gives +0 [gfx1201 capture].
+    let small_positive = sel(subnormal_field & !p.keep_output_denorm, zero, mag);
 
     // Negative, |x| < 0.5: 1 - |x| rounded once in units of 2^-(MAN+1).
     // |x| * 2^(MAN+1) = sig / 2^shift, so 1 - |x| keeps
@@ -290,8 +312,6 @@ fn fract_rounded<F: Format>(s: F::Lane, p: &LanePolicy<F>) -> F::Lane {
         exact,
         sel(negative, small_negative, small_positive),
     );
-    // +-0 and integers give +0 in every rounding mode [gfx1201 capture].
-    let r = sel((e >= man) | (mag == zero), zero, r);
     // NaN keeps sign and payload (quieted); either infinity gives the
     // negative quiet NaN [gfx1201 capture].
     let special = sel(
@@ -376,9 +396,10 @@ fn store<F: Format>(l: F::Lane) -> F::Bits {
 /// The three instantiations of a loop: the common policy with every field
 /// a compile-time constant, any policy without OMOD/CLAMP, and any policy.
 macro_rules! instantiate {
-    ($lp:expr, $run:ident :: <$f:ty>($($arg:expr),*)) => {{
-        let lp: LanePolicy<$f> = $lp;
-        if lp == LanePolicy::<$f>::common() {
+    ($p:expr, $run:ident :: <$f:ty>($($arg:expr),*)) => {{
+        let p: &Policy = $p;
+        let lp = LanePolicy::<$f>::new(p);
+        if LanePolicy::<$f>::is_common(p) {
             $run::<$f, true, false>($($arg,)* &lp)
         } else if lp.has_output_modifiers() {
             $run::<$f, false, true>($($arg,)* &lp)
@@ -391,7 +412,7 @@ macro_rules! instantiate {
 /// FRACT over `min(src, dst)` lanes.
 #[inline(always)]
 pub fn fract_wave<F: Format>(src: &[F::Bits], dst: &mut [F::Bits], p: &Policy) {
-    instantiate!(LanePolicy::<F>::new(p), fract_loop::<F>(src, dst));
+    instantiate!(p, fract_loop::<F>(src, dst));
 }
 
 #[inline(always)]
@@ -414,7 +435,7 @@ fn fract_loop<F: Format, const COMMON: bool, const OUT: bool>(
 /// LDEXP over `min(src, exp, dst)` lanes.
 #[inline(always)]
 pub fn ldexp_wave<F: Format>(src: &[F::Bits], exp: &[i32], dst: &mut [F::Bits], p: &Policy) {
-    instantiate!(LanePolicy::<F>::new(p), ldexp_loop::<F>(src, exp, dst));
+    instantiate!(p, ldexp_loop::<F>(src, exp, dst));
 }
 
 #[inline(always)]
@@ -432,6 +453,93 @@ fn ldexp_loop<F: Format, const COMMON: bool, const OUT: bool>(
     for ((d, &s), &e) in dst.iter_mut().zip(src).zip(exp) {
         *d = store::<F>(ldexp_lane::<F, OUT>(load::<F>(s), e, &p));
     }
+}
+
+/// Every lane of `io` (at most 64): read the source words, run operation
+/// `O`, and merge the results into the destination words of the active
+/// lanes, in one branch-free loop.
+#[inline(always)]
+pub fn io_wave<O: Operation, F: Format>(io: &mut WaveIo<'_>, p: &Policy) {
+    let lp = LanePolicy::<F>::new(p);
+    let n = io.dst_lo.len();
+    let all = if n >= 64 {
+        io.exec == u64::MAX
+    } else {
+        io.exec & ((1u64 << n) - 1) == (1u64 << n) - 1
+    };
+    let common = LanePolicy::<F>::is_common(p);
+    let out = lp.has_output_modifiers();
+    match (common, out, all) {
+        (true, _, true) => io_loop::<O, F, true, false, true>(io, &lp),
+        (true, _, false) => io_loop::<O, F, true, false, false>(io, &lp),
+        (false, true, true) => io_loop::<O, F, false, true, true>(io, &lp),
+        (false, true, false) => io_loop::<O, F, false, true, false>(io, &lp),
+        (false, false, true) => io_loop::<O, F, false, false, true>(io, &lp),
+        (false, false, false) => io_loop::<O, F, false, false, false>(io, &lp),
+    }
+}
+
+/// The loop of [`io_wave`]: `COMMON` and `OUT` as for the other loops;
+/// `ALL` when every lane is active (EXEC then needs no select).
+#[inline(always)]
+fn io_loop<O: Operation, F: Format, const COMMON: bool, const OUT: bool, const ALL: bool>(
+    io: &mut WaveIo<'_>,
+    p: &LanePolicy<F>,
+) {
+    let p = if COMMON {
+        LanePolicy::<F>::common()
+    } else {
+        *p
+    };
+    let n = io.dst_lo.len();
+    let src_lo = &io.src_lo[..n];
+    // Unused slices stand in for the ones a format or operation lacks.
+    let src_hi = if F::WIDTH == 64 {
+        &io.src_hi[..n]
+    } else {
+        src_lo
+    };
+    let exp = if O::HAS_EXPONENT {
+        &io.exp[..n]
+    } else {
+        src_lo
+    };
+    let (src_shift, exp_shift) = (io.src_shift, io.exp_shift);
+    let (keep, shift, exec) = (io.dst_keep, io.dst_shift, io.exec);
+    // No closures here: they would not inherit the caller's target features.
+    if F::WIDTH == 64 {
+        let dst_hi = &mut io.dst_hi[..n];
+        let dst_lo = &mut io.dst_lo[..n];
+        for i in 0..n {
+            let r = io_lane::<O, F, OUT>(src_lo[i], src_hi[i], src_shift, exp[i], exp_shift, &p);
+            let a = ALL || exec.wrapping_shr(i as u32) & 1 != 0;
+            dst_lo[i] = sel(a, r as u32, dst_lo[i]);
+            dst_hi[i] = sel(a, (r >> 32) as u32, dst_hi[i]);
+        }
+    } else {
+        let dst = &mut io.dst_lo[..n];
+        for i in 0..n {
+            let r = io_lane::<O, F, OUT>(src_lo[i], src_hi[i], src_shift, exp[i], exp_shift, &p);
+            let a = ALL || exec.wrapping_shr(i as u32) & 1 != 0;
+            dst[i] = sel(a, WaveIo::merge(dst[i], r, keep, shift), dst[i]);
+        }
+    }
+}
+
+/// One lane of [`io_loop`]: the source and exponent from their words, the
+/// result widened.
+#[inline(always)]
+fn io_lane<O: Operation, F: Format, const OUT: bool>(
+    lo: u32,
+    hi: u32,
+    src_shift: u32,
+    exp: u32,
+    exp_shift: u32,
+    p: &LanePolicy<F>,
+) -> u64 {
+    let x = F::Lane::from_u64(WaveIo::source::<F>(lo, hi, src_shift));
+    let e = WaveIo::exponent::<F>(exp, exp_shift);
+    O::simd_lane::<F, OUT>(x, e, p).to_u64()
 }
 
 #[cfg(test)]

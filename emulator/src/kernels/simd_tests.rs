@@ -11,7 +11,7 @@
 use super::super::dispatch::{self, Isa};
 use super::super::format::{Format, F16, F32, F64};
 use super::super::policy::{Omod, OmodDecision, Policy, Round};
-use super::super::wave::{run_lanes, Fract, Ldexp, Operation};
+use super::super::wave::{run_io_lanes, run_lanes, Fract, Ldexp, Operation, WaveIo};
 
 /// splitmix64: a small seeded generator, so failures reproduce.
 struct Rng(u64);
@@ -107,6 +107,85 @@ fn check<O: Operation, F: Format>(src: &[F::Bits], exp: &[i32], p: &Policy) {
         }
     }
     assert!(ran >= 1, "the baseline variant always runs");
+    check_io::<O, F>(src, exp, p);
+}
+
+/// The register-file loop (`WaveIo`) on every variant and on the scalar
+/// path, 64 lanes at a time: F16 sources and exponents in the high halves
+/// over junk low halves (the result goes to the high half, the low half is
+/// kept), every third lane inactive.
+fn check_io<O: Operation, F: Format>(src: &[F::Bits], exp: &[i32], p: &Policy) {
+    let f16 = F::WIDTH == 16;
+    let shift = if f16 { 16 } else { 0 };
+    let n = src.len().min(exp.len());
+    for start in (0..n).step_by(64) {
+        let m = (n - start).min(64);
+        let junk = |i: usize| (i as u32).wrapping_mul(0x9e37_79b9);
+        let words: Vec<u64> = (0..m).map(|i| F::widen(src[start + i])).collect();
+        let src_lo: Vec<u32> = (0..m)
+            .map(|i| (words[i] as u32) << shift | if f16 { junk(i) & 0xffff } else { 0 })
+            .collect();
+        let src_hi: Vec<u32> = words.iter().map(|&w| (w >> 32) as u32).collect();
+        let exp_words: Vec<u32> = (0..m)
+            .map(|i| (exp[start + i] as u32) << shift | if f16 { junk(i + 7) & 0xffff } else { 0 })
+            .collect();
+        let exec = 0xb6db_6db6_db6d_b6db_u64; // lanes 2, 5, 8, ... inactive
+        let old: Vec<u32> = (0..m).map(|i| junk(i + 13)).collect();
+        let want = |lane: usize| -> (u32, u32) {
+            if exec >> lane & 1 == 0 {
+                return (old[lane], old[lane]);
+            }
+            let e = if f16 {
+                i32::from(exp[start + lane] as i16)
+            } else {
+                exp[start + lane]
+            };
+            let r = O::lane::<F>(words[lane], e, p);
+            if f16 {
+                ((old[lane] & 0xffff) | (r as u32) << 16, 0)
+            } else {
+                (r as u32, (r >> 32) as u32)
+            }
+        };
+        for isa in Isa::ALL.into_iter().map(Some).chain([None]) {
+            let mut dst_lo = old.clone();
+            let mut dst_hi = old.clone();
+            let mut io = WaveIo {
+                src_lo: &src_lo,
+                src_hi: &src_hi,
+                src_shift: shift,
+                exp: &exp_words,
+                exp_shift: shift,
+                dst_lo: &mut dst_lo,
+                dst_hi: &mut dst_hi,
+                dst_keep: if f16 { 0xffff } else { 0 },
+                dst_shift: shift,
+                exec,
+            };
+            match isa {
+                Some(isa) => {
+                    if !dispatch::run_io_on::<O, F>(isa, &mut io, p) {
+                        continue;
+                    }
+                }
+                None => run_io_lanes::<O, F>(&mut io, p),
+            }
+            for lane in 0..m {
+                let (lo, hi) = want(lane);
+                let got = (dst_lo[lane], if F::WIDTH == 64 { dst_hi[lane] } else { hi });
+                assert!(
+                    got == (lo, hi),
+                    "{} {} io on {isa:?}: src {:#x} exp {} under {p:?}: want {lo:#x}:{hi:#x}, got {:#x}:{:#x}",
+                    O::NAME,
+                    F::KIND.name(),
+                    words[lane],
+                    exp[start + lane],
+                    got.0,
+                    got.1,
+                );
+            }
+        }
+    }
 }
 
 fn all_f16() -> Vec<u16> {
