@@ -52,6 +52,11 @@ pub use kernels::{Mode, Omod, Round};
 pub use target::{Evidence, Family, Target, TargetSpec, WaveSize};
 pub use wave::Wave;
 
+/// The README's code blocks run as doctests, so its example stays true.
+#[doc = include_str!("../../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
+
 /// Execute one instruction on `wave` as `target` does.
 pub fn execute(target: Target, wave: &mut Wave, instr: &Instruction) -> Result<(), ExecError> {
     generated::execute(target, wave, instr)
