@@ -36,7 +36,11 @@ fn first_word(rng: &mut Rng) -> u32 {
         }
         // VOP2 LDEXP_F16.
         3 => {
-            let op = if rng.next() % 2 == 0 { 0x33 } else { 0x3b };
+            let op = if rng.next().is_multiple_of(2) {
+                0x33
+            } else {
+                0x3b
+            };
             (w & 0x01ff_ffff) | (op << 25)
         }
         // VOP3 with a FRACT/LDEXP opcode.
@@ -46,10 +50,19 @@ fn first_word(rng: &mut Rng) -> u32 {
                 0x168, 0x31c, 0x32b,
             ];
             let op = ops[(rng.next() % ops.len() as u64) as usize];
-            let enc = if rng.next() % 2 == 0 { 0x34 } else { 0x35 };
+            let enc = if rng.next().is_multiple_of(2) {
+                0x34
+            } else {
+                0x35
+            };
             (enc << 26)
                 | (op << 16)
-                | (w & 0xffff & if rng.next() % 2 == 0 { 0x87ff } else { 0xffff })
+                | (w & 0xffff
+                    & if rng.next().is_multiple_of(2) {
+                        0x87ff
+                    } else {
+                        0xffff
+                    })
         }
         // SDWA marker.
         _ => (w & !0x1ff) | 0xf9,

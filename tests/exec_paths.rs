@@ -42,7 +42,7 @@ fn random_wave(t: Target, size: WaveSize, rng: &mut Rng) -> Wave {
         for lane in 0..w.lanes() {
             // Mostly small exponents in the low halves, so LDEXP results vary.
             let v = rng.next();
-            let v = if rng.next() % 2 == 0 {
+            let v = if rng.next().is_multiple_of(2) {
                 (v as u32 & 0xffff_0000) | u32::from((((v >> 40) % 64) as i16 - 32) as u16)
             } else {
                 v as u32

@@ -129,7 +129,7 @@ fn soup(state: &mut u64) -> String {
         s.push_str(&pick(state, OPERANDS));
     }
     s.push_str(&pick(state, MODIFIERS));
-    if rng(state) % 4 == 0 {
+    if rng(state).is_multiple_of(4) {
         let at = (rng(state) as usize) % (s.len() + 1);
         if s.is_char_boundary(at) {
             s.insert_str(at, &pick(state, TOKENS));

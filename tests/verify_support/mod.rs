@@ -1020,7 +1020,7 @@ fn random_batch<F: RefFormat>(op: Op, b: usize, kt: &mut Tally, et: &mut Tally) 
         });
     }
     // Every 4th batch also runs through `execute`, rotating through the targets.
-    if b % 4 == 0 {
+    if b.is_multiple_of(4) {
         let target = target_for(kind, b / 4);
         let got = execute_cases::<F>(target, op, mode, m, &srcs, &raw_exps);
         for ((&s, &e), (&want, &g)) in srcs.iter().zip(&raw_exps).zip(expected.iter().zip(&got)) {

@@ -66,7 +66,7 @@ fn operand(
         });
     }
     if code <= u32::from(c.max_sgpr) {
-        if wide && (code % 2 != 0 || code + 1 > u32::from(c.max_sgpr)) {
+        if wide && (!code.is_multiple_of(2) || code + 1 > u32::from(c.max_sgpr)) {
             return Err(code);
         }
         return scalar(ScalarReg::Sgpr(code as u8));

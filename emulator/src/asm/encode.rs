@@ -169,7 +169,7 @@ fn check_vgpr(te: &TargetEncoding, index: u16, ty: OpType, slot: Slot) -> Result
     if last > 255 {
         return Err(err(slot, "register index is out of range"));
     }
-    if ty.bits() == 64 && te.aligned_vgpr_pairs() && index % 2 != 0 {
+    if ty.bits() == 64 && te.aligned_vgpr_pairs() && !index.is_multiple_of(2) {
         return Err(err(
             slot,
             "invalid register class: vgpr tuples must be 64 bit aligned",
