@@ -136,6 +136,24 @@ fn replay_checks_the_encoding_column_and_untouched_registers() {
 }
 
 #[test]
+fn invalid_utf8_is_one_malformed_row() {
+    let dir = std::env::temp_dir().join(format!("amdgpu-valu-cli-utf8-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("latin1.tsv");
+    let mut body = format!("{GOOD}\n").into_bytes();
+    body.extend_from_slice(
+        b"gfx1201\t0x000000f0\tv_fract_f32_e32 v0, v1\tv1=0x3fc00000\tv0=0x3f000000 \xe9\n",
+    );
+    body.extend_from_slice(format!("{GOOD}\n").as_bytes());
+    std::fs::write(&path, body).expect("write");
+    let o = run(&["replay", path.to_str().expect("utf-8 path")]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(out.contains(&format!("{}:2:", path.display())), "{out}");
+    assert!(out.lines().any(|l| l == "2 passed, 1 failed"), "{out}");
+}
+
+#[test]
 fn usage_errors_exit_2() {
     assert_eq!(
         run(&["replay", "/nonexistent/file.tsv"]).status.code(),

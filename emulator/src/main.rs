@@ -144,7 +144,10 @@ fn replay(files: &[PathBuf]) -> Result<ExitCode, String> {
         sources.extend(CORPUS.iter().map(|(n, t)| (n.to_string(), t.to_string())));
     }
     for f in files {
-        let text = std::fs::read_to_string(f).map_err(|e| format!("{}: {e}", f.display()))?;
+        let bytes = std::fs::read(f).map_err(|e| format!("{}: {e}", f.display()))?;
+        // Invalid UTF-8 becomes U+FFFD, so the row holding it is reported
+        // as malformed at its line instead of refusing the whole file.
+        let text = String::from_utf8_lossy(&bytes).into_owned();
         sources.push((f.display().to_string(), text));
     }
     let start = Instant::now();
