@@ -154,9 +154,19 @@ fn replay(files: &[PathBuf]) -> Result<ExitCode, String> {
     let mut per_target: Vec<(Target, Tally)> =
         Target::ALL.iter().map(|&t| (t, Tally::default())).collect();
     let mut unparsed = Tally::default();
+    // Long replays report progress on stderr about once a second.
+    let mut last_progress = Instant::now();
+    let mut done = 0usize;
     for (name, text) in &sources {
         for (index, line) in text.lines().enumerate() {
             let line_no = index + 1;
+            if last_progress.elapsed().as_secs() >= 1 {
+                eprintln!(
+                    "replay: {name}:{line_no}, {done} rows in {:.1} s",
+                    start.elapsed().as_secs_f64()
+                );
+                last_progress = Instant::now();
+            }
             let row = match capture::parse_line(line_no, line) {
                 Ok(None) => continue,
                 Ok(Some(row)) => row,
@@ -177,6 +187,7 @@ fn replay(files: &[PathBuf]) -> Result<ExitCode, String> {
                 .map(|(_, t)| t)
                 .ok_or("target table is incomplete")?;
             tally.rows += 1;
+            done += 1;
             match capture::run_row(&row) {
                 Outcome::Pass => tally.passed += 1,
                 Outcome::Fail(mismatches) => {
