@@ -338,53 +338,30 @@ fn out_of_range(operand: &'static str, index: usize) -> ExecError {
 }
 
 /// The raw src0 bits and the exponent operand of one lane of `instr`, as
-/// the kernel sees them (before source modifiers).
+/// the kernel sees them (before source modifiers): the same operand reads
+/// and lane decoding as [`execute`].
 pub fn lane_sources<F: Format>(
     spec: &TargetSpec,
     wave: &Wave,
     instr: &Instruction,
     lane: usize,
 ) -> Result<(u64, i32), ExecError> {
-    if lane >= wave.lanes() {
-        return Err(ExecError::LaneOutOfRange {
-            lane,
-            lanes: wave.lanes(),
-        });
-    }
-    let mut raw = [0u64; MAX_LANES];
     let lanes = wave.lanes();
-    let src0_sel = instr.sdwa.map(|s| (s.src0_sel, instr.src0_mods.sext));
-    read_operand(
-        spec,
-        wave,
-        "src0",
-        instr.src0,
-        F::WIDTH,
-        Some(F::KIND),
-        src0_sel,
-        &mut raw[..lanes],
-    )?;
-    let src = raw[lane];
-    let mut exp = 0;
-    if let Some(src1) = instr.src1 {
-        let width = if F::KIND == FormatKind::F16 { 16 } else { 32 };
-        let src1_sel = instr.sdwa.map(|s| (s.src1_sel, instr.src1_mods.sext));
-        read_operand(
-            spec,
-            wave,
-            "src1",
-            src1,
-            width,
-            None,
-            src1_sel,
-            &mut raw[..lanes],
-        )?;
-        exp = if width == 16 {
-            i32::from(raw[lane] as u16 as i16)
-        } else {
-            raw[lane] as u32 as i32
-        };
+    if lane >= lanes {
+        return Err(ExecError::LaneOutOfRange { lane, lanes });
     }
+    let (mut lo, mut hi) = ([0u32; MAX_LANES], [0u32; MAX_LANES]);
+    let wide = if F::WIDTH == 64 { lanes } else { 0 };
+    let shift = read_float_source::<F>(spec, wave, instr, &mut lo[..lanes], &mut hi[..wide])?;
+    let src = WaveIo::source::<F>(lo[lane], hi[lane], shift);
+    let exp = match instr.src1 {
+        Some(src1) => {
+            let mut words = [0u32; MAX_LANES];
+            let shift = read_exponent::<F>(spec, wave, instr, src1, &mut words[..lanes])?;
+            WaveIo::exponent::<F>(words[lane], shift)
+        }
+        None => 0,
+    };
     Ok((src, exp))
 }
 
