@@ -9,7 +9,7 @@ use amdgpu_valu::capture::{self, format_bytes, parse_assignment, Assignment, Loc
 use amdgpu_valu::display::value;
 use amdgpu_valu::explain::explain;
 use amdgpu_valu::kernels::FormatKind;
-use amdgpu_valu::{asm, Instruction, Operand, Part, SdwaSel, Target, Wave};
+use amdgpu_valu::{asm, Evidence, Instruction, Operand, Part, SdwaSel, Target, Wave};
 use clap::{Parser, Subcommand};
 
 /// Bit-exact AMD GPU V_FRACT / V_LDEXP: replay captures, explain instructions.
@@ -498,42 +498,39 @@ fn targets() -> Result<ExitCode, String> {
             waves.join("/"),
             s.default_wave.lanes()
         );
-        println!(
-            "  omod_gate          {:<24} {}",
-            format!("{:?}", s.omod_gate.value),
-            s.omod_gate.evidence
-        );
-        println!(
-            "  clamp_nan          {:<24} {}",
-            format!("{:?}", s.clamp_nan.value),
-            s.clamp_nan.evidence
-        );
-        println!(
-            "  ieee_dx10_bits     {:<24} {}",
-            s.ieee_dx10_bits.value, s.ieee_dx10_bits.evidence
-        );
-        println!(
-            "  true16             {:<24} {}",
-            s.true16.value, s.true16.evidence
-        );
-        println!(
-            "  sdwa               {:<24} {}",
-            s.sdwa.value, s.sdwa.evidence
-        );
-        println!(
-            "  f16_dst_high       {:<24} {}",
-            format!("{:?}", s.f16_dst_high.value),
-            s.f16_dst_high.evidence
-        );
-        println!(
-            "  snan               {:<24} {}",
-            format!("{:?}", s.snan.value),
-            s.snan.evidence
-        );
-        println!(
-            "  aligned_vgpr_pairs {:<24} {}",
-            s.aligned_vgpr_pairs.value, s.aligned_vgpr_pairs.evidence
-        );
+        let rows: [(&str, String, Evidence); 8] = [
+            (
+                "omod_gate",
+                format!("{:?}", s.omod_gate.value),
+                s.omod_gate.evidence,
+            ),
+            (
+                "clamp_nan",
+                format!("{:?}", s.clamp_nan.value),
+                s.clamp_nan.evidence,
+            ),
+            (
+                "ieee_dx10_bits",
+                s.ieee_dx10_bits.value.to_string(),
+                s.ieee_dx10_bits.evidence,
+            ),
+            ("true16", s.true16.value.to_string(), s.true16.evidence),
+            ("sdwa", s.sdwa.value.to_string(), s.sdwa.evidence),
+            (
+                "f16_dst_high",
+                format!("{:?}", s.f16_dst_high.value),
+                s.f16_dst_high.evidence,
+            ),
+            ("snan", format!("{:?}", s.snan.value), s.snan.evidence),
+            (
+                "aligned_vgpr_pairs",
+                s.aligned_vgpr_pairs.value.to_string(),
+                s.aligned_vgpr_pairs.evidence,
+            ),
+        ];
+        for (name, value, evidence) in rows {
+            println!("  {name:<18} {value:<24} {evidence}");
+        }
         println!("  fract rules        {:<24} {}", "", s.fract_rules);
     }
     Ok(ExitCode::SUCCESS)
