@@ -5,23 +5,13 @@
 //! (SIMD and scalar), under partial EXEC, on every target, form and wave
 //! size, with register halves, modifiers and uniform operands.
 
+mod common;
+
 use amdgpu_valu::kernels::{set_kernel_path, KernelPath};
 use amdgpu_valu::{
     execute, Encoding, Instruction, Omod, Opcode, Operand, Part, Target, Wave, WaveSize,
 };
-
-/// splitmix64.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-}
+use common::Rng;
 
 /// Registers the tests use: 0..=15 (sources, destinations and their copies).
 const REGS: usize = 16;

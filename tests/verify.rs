@@ -15,6 +15,7 @@
 //! reported as a replay row in the capture format (CAPTURES.md) whose expected
 //! column is the model's result.
 
+mod common;
 mod reference;
 mod verify_support;
 

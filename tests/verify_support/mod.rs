@@ -13,6 +13,7 @@ use amdgpu_valu::kernels::{
 };
 use amdgpu_valu::{execute, Encoding, Instruction, Opcode, Operand, Target, Wave, WaveSize};
 
+use crate::common::Rng;
 use crate::reference::{self as model, Post, RefFormat, RefMods, TargetKind};
 
 /// Generated F32/F64 batches of [`LANES`] cases in the default suite (10,048 cases).
@@ -768,25 +769,6 @@ pub struct RandomScope {
     pub batches: usize,
     /// Worker threads.
     pub threads: usize,
-}
-
-/// SplitMix64: a small seeded generator, so every run sees the same cases.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    fn range(&mut self, lo: i64, hi: i64) -> i64 {
-        lo + self.below((hi - lo + 1) as u64) as i64
-    }
 }
 
 /// Number of MODE / modifier / target-kind combinations cycled through:
