@@ -1,4 +1,4 @@
-//! The capture/replay text format (`CAPTURES.md`): one instruction run on
+//! The capture/replay text format (`docs/captures.md`): one instruction run on
 //! hardware per row, with the registers before and after.
 //!
 //! Parsing never panics: a malformed row is a [`CaptureError`] naming its line
@@ -547,8 +547,11 @@ impl Replayer {
         self.before.clear();
         for r in named_vgprs(&row.inputs).iter() {
             let mut lanes = [0; MAX_LANES];
-            if let Some(regs) = self.wave.vgpr_lanes(r) {
-                lanes[..regs.len()].copy_from_slice(regs);
+            for (lane, &word) in lanes
+                .iter_mut()
+                .zip(self.wave.vgpr_lanes(r).unwrap_or_default())
+            {
+                *lane = word;
             }
             self.before.push((r, lanes));
         }
@@ -572,7 +575,9 @@ impl Replayer {
                     };
                     for lane in named_lanes(a, lanes)? {
                         if a.lane.is_some() || exec >> lane & 1 != 0 {
-                            want[lane] = word;
+                            if let Some(w) = want.get_mut(lane) {
+                                *w = word;
+                            }
                         }
                     }
                 }
@@ -608,12 +613,13 @@ impl Replayer {
         Ok(mismatches)
     }
 
-    /// An inactive lane keeps every bit, so the instruction must not write
-    /// it at all, even with the bits it held. Run the row again with the
-    /// inactive lanes of every register it wrote inverted: a lane written
-    /// with any bits now shows (a bit written equals the lane's old bit in
-    /// one of the two runs at most). Active lanes compute as before: lanes
-    /// do not see each other.
+    /// An inactive lane (EXEC bit 0) keeps every bit, so the
+    /// instruction must not write it at all, even with the bits it held.
+    /// Run the row again with the inactive lanes of every register it wrote
+    /// inverted: a bit written with a value that does not follow the
+    /// inversion differs from the lane's old bit in the first run or in
+    /// this one. Active lanes compute as before: lanes do not see each
+    /// other.
     fn check_inactive_lanes(
         &mut self,
         row: &Row,
@@ -643,11 +649,11 @@ impl Replayer {
                 .wave
                 .vgpr_lanes(r)
                 .ok_or_else(|| format!("v{r}: register out of range"))?;
-            for (lane, &word) in actual.iter().enumerate() {
-                if inactive(lane) && word != before[lane] ^ inverted {
+            for (lane, (&word, &old)) in actual.iter().zip(&before).enumerate() {
+                if inactive(lane) && word != old ^ inverted {
                     mismatches.push(Mismatch {
                         register: format!("v{r}[{lane}]"),
-                        expected: before[lane],
+                        expected: old,
                         actual: word,
                         note: Some(INACTIVE_LANE_WRITTEN),
                     });

@@ -27,7 +27,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Replay capture files (CAPTURES.md format) and compare bit for bit.
+    /// Replay capture files (tab-separated rows: target, MODE, instruction,
+    /// inputs, expected) and compare bit for bit.
     /// With no FILE, replays the bundled corpus.
     Replay {
         /// Capture files (.tsv), read as streams: any size.
@@ -493,14 +494,14 @@ fn replay_parallel(
                     lines.push(String::from_utf8_lossy(&buf).into_owned());
                 }
                 if lines.len() == BATCH_LINES || (!more && !lines.is_empty()) {
-                    while sent - printed >= window {
+                    while sent.saturating_sub(printed) >= window {
                         if let Err(e) = collect(&mut pending, &mut printed, summary) {
                             result = Err(e);
                             break 'files;
                         }
                     }
                     summary.progress(&name, line_no);
-                    let first = line_no + 1 - lines.len();
+                    let first = (line_no + 1).saturating_sub(lines.len());
                     let batch = (source, first, core::mem::take(&mut lines));
                     if work_tx.send((sent, batch)).is_err() {
                         result = Err("the replay threads stopped".into());
