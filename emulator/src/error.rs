@@ -70,7 +70,8 @@ impl fmt::Display for ExecError {
         match self {
             ExecError::UnknownTarget(t) => write!(
                 f,
-                "unknown target `{t}` (expected one of gfx908, gfx90a, gfx942, gfx950, gfx1010, gfx1030, gfx1100, gfx1150, gfx1201, gfx1250)"
+                "unknown target `{t}` (expected one of {})",
+                crate::target::Target::NAMES
             ),
             ExecError::FormNotOnTarget { target, opcode, encoding } => {
                 write!(f, "{target} has no {}{} form", opcode.mnemonic(), encoding.suffix())
