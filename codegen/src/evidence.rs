@@ -71,11 +71,15 @@ const POLICIES: [Column; 11] = [
         "64-bit VGPR operands start at even registers",
         |t| row(&t.aligned_vgpr_pairs),
     ),
-    ("fract_rules", "FRACT's rules (SEMANTICS.md 4)", |t| Row {
-        value: "SEMANTICS.md 4".to_string(),
-        evidence: Some(t.fract_rules.evidence.clone()),
-        origin: Some(t.fract_rules.origin.clone()),
-    }),
+    (
+        "fract_rules",
+        "FRACT's rules (docs/semantics.md §4)",
+        |t| Row {
+            value: "docs/semantics.md §4".to_string(),
+            evidence: Some(t.fract_rules.evidence.clone()),
+            origin: Some(t.fract_rules.origin.clone()),
+        },
+    ),
 ];
 
 /// The markdown text of `isa-spec/EVIDENCE.md`.

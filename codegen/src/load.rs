@@ -516,7 +516,7 @@ fn forms(
                         "the target has `sdwa: false`".to_string()
                     } else {
                         format!(
-                            "{mnemonic} has no {} form in scope (SEMANTICS.md forms table)",
+                            "{mnemonic} has no {} form in scope (docs/semantics.md §1, forms table)",
                             encoding.yaml()
                         )
                     };
