@@ -105,11 +105,15 @@ const POLICIES: [Column; 9] = [
         "64-bit VGPR operands start at even registers",
         |t| row(&t.spec.aligned_vgpr_pairs),
     ),
-    ("fract_rules", "FRACT's rules (SEMANTICS.md 4)", |t| Row {
-        value: "SEMANTICS.md 4".to_string(),
-        evidence: Some(t.spec.fract_rules.evidence.clone()),
-        origin: Some(t.spec.fract_rules.origin.clone()),
-    }),
+    (
+        "fract_rules",
+        "FRACT's rules (docs/semantics.md §4)",
+        |t| Row {
+            value: "docs/semantics.md §4".to_string(),
+            evidence: Some(t.spec.fract_rules.evidence.clone()),
+            origin: Some(t.spec.fract_rules.origin.clone()),
+        },
+    ),
 ];
 
 /// The markdown text of `isa-spec/EVIDENCE.md`.

@@ -559,7 +559,7 @@ fn forms(
                         "the family has `sdwa: false`".to_string()
                     } else {
                         format!(
-                            "{mnemonic} has no {} form in scope (SEMANTICS.md forms table)",
+                            "{mnemonic} has no {} form in scope (docs/semantics.md §1, forms table)",
                             encoding.yaml()
                         )
                     };

@@ -71,7 +71,7 @@ impl PartialOrd for Name {
     }
 }
 
-/// How sure we are of a value (SEMANTICS.md's tags).
+/// How sure we are of a value (the evidence tags of docs/semantics.md).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Evidence {
     /// Measured on real hardware: the target(s).
@@ -264,7 +264,7 @@ pub enum Instruction {
 }
 
 impl Instruction {
-    /// SEMANTICS.md section 1, forms table: each instruction, its e32
+    /// docs/semantics.md §1, forms table: each instruction, its e32
     /// encoding (if any), and whether it has an SDWA form on targets with SDWA.
     /// Every instruction also has VOP3.
     pub const TABLE: [(Instruction, Option<Encoding>, bool); 6] = [

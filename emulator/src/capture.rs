@@ -1,4 +1,4 @@
-//! The capture/replay text format (`CAPTURES.md`): one instruction run on
+//! The capture/replay text format (`docs/captures.md`): one instruction run on
 //! hardware per row, with the registers before and after.
 //!
 //! Parsing never panics: a malformed row is a [`CaptureError`] naming its line

@@ -1,6 +1,6 @@
 //! The shared executor: validate an instruction against a target, read the
 //! operands of every lane, run the kernel over the wave, and write back the
-//! active lanes (SEMANTICS.md sections 3 and 7).
+//! active lanes (docs/semantics.md §3 and §7).
 //!
 //! Generated per-target modules choose the kernel and format and call
 //! [`execute`]; everything that differs per target comes from [`TargetSpec`].

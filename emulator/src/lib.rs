@@ -5,10 +5,11 @@
 //! under every MODE rounding, denormal and FP16_OVFL setting, with ABS/NEG,
 //! OMOD, CLAMP, true16 halves, SDWA, EXEC and wave32/wave64.
 //!
-//! The behavioural contract is `SEMANTICS.md`; per-target facts live in
-//! `isa-spec/` and reach the code through the generated modules in
-//! `emulator/src/generated/`. All float work is integer arithmetic on raw
-//! encodings: the host's rounding mode and DAZ/FTZ never matter.
+//! The behavioural contract is the repository's `docs/semantics.md`;
+//! per-target facts live in `isa-spec/` and reach the code through the
+//! generated modules in `emulator/src/generated/`. All float work is
+//! integer arithmetic on raw encodings: the host's rounding mode and
+//! DAZ/FTZ never matter.
 //!
 //! ```
 //! use amdgpu_valu::{execute, Encoding, Instruction, Opcode, Operand, Target, Wave};

@@ -22,8 +22,9 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Replay capture files (CAPTURES.md format) and compare bit for bit.
-    /// With no FILE, replays the bundled corpus.
+    /// Replay capture files (format: docs/captures.md) and compare bit for bit.
+    /// With no FILE, replays the bundled corpus. Exit status: 0 every row
+    /// passed, 1 a row failed, 2 usage error.
     Replay {
         /// Capture files (.tsv).
         files: Vec<PathBuf>,
@@ -47,7 +48,8 @@ enum Command {
         json: bool,
         /// The instruction, in LLVM syntax.
         instruction: String,
-        /// Register assignments, e.g. v1=0x00003bff v[2:3]=0x3ff0000000000000.
+        /// Register assignments as in a capture row (docs/captures.md), e.g.
+        /// v1=0x00003bff v[2:3]=0x3ff0000000000000.
         assignments: Vec<String>,
     },
     /// Assemble one instruction and print its bytes as llvm-mc does.
@@ -66,7 +68,8 @@ enum Command {
         /// The bytes.
         bytes: Vec<String>,
     },
-    /// List the targets and their policies with the evidence behind each.
+    /// List the targets and their policies with the evidence behind each
+    /// (docs/semantics.md §8).
     Targets,
 }
 

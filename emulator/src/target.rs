@@ -66,7 +66,7 @@ impl WaveSize {
     }
 }
 
-/// How sure we are of a policy value (SEMANTICS.md's tags).
+/// How sure we are of a policy value (the evidence tags of docs/semantics.md).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Evidence {
     /// Measured on real hardware; names the target(s).
