@@ -29,23 +29,17 @@ fn text_row<T>(s: &Sourced<T>, value: String) -> Row {
 type FactColumn = (&'static str, &'static str, fn(&FamilyModel) -> Row);
 
 const FACTS: [FactColumn; 5] = [
-    (
-        "true16",
-        "16-bit operands address register halves",
-        |f| row(&f.facts.true16),
-    ),
+    ("true16", "16-bit operands address register halves", |f| {
+        row(&f.facts.true16)
+    }),
     ("sdwa", "SDWA encodings exist", |f| row(&f.facts.sdwa)),
-    (
-        "vop3_opcode_offset",
-        "VOP3 opcode from the e32 one",
-        |f| {
-            let o = &f.facts.vop3_opcode_offset;
-            text_row(
-                o,
-                format!("VOP1 + {:#x}, VOP2 + {:#x}", o.value.vop1, o.value.vop2),
-            )
-        },
-    ),
+    ("vop3_opcode_offset", "VOP3 opcode from the e32 one", |f| {
+        let o = &f.facts.vop3_opcode_offset;
+        text_row(
+            o,
+            format!("VOP1 + {:#x}, VOP2 + {:#x}", o.value.vop1, o.value.vop2),
+        )
+    }),
     ("vop3_literal", "VOP3 may carry a literal dword", |f| {
         row(&f.facts.vop3_literal)
     }),
@@ -73,7 +67,9 @@ const POLICIES: [Column; 9] = [
             origin: Some(wave.origin.clone()),
         }
     }),
-    ("omod_gate", "when OMOD is effective", |t| row(&t.spec.omod_gate)),
+    ("omod_gate", "when OMOD is effective", |t| {
+        row(&t.spec.omod_gate)
+    }),
     ("clamp_nan", "what CLAMP does with NaN", |t| {
         row(&t.spec.clamp_nan)
     }),
@@ -87,7 +83,9 @@ const POLICIES: [Column; 9] = [
         "high half of F16 destinations outside true16/SDWA",
         |t| row(&t.spec.f16_dst_high),
     ),
-    ("snan", "signalling NaNs in FRACT/LDEXP", |t| row(&t.spec.snan)),
+    ("snan", "signalling NaNs in FRACT/LDEXP", |t| {
+        row(&t.spec.snan)
+    }),
     (
         "sdwa_f16_output",
         "SDWA F16 results relative to OMOD",
@@ -137,11 +135,26 @@ pub fn evidence_md(model: &Model) -> String {
         "Given once in each `families/<family>.yaml`; no target file changes them.\n"
     );
     for (name, what, column) in FACTS {
-        table(&mut out, name, what, "family", model.families.iter().map(|f| (f.family.as_str(), column(f))));
+        table(
+            &mut out,
+            name,
+            what,
+            "family",
+            model
+                .families
+                .iter()
+                .map(|f| (f.family.as_str(), column(f))),
+        );
     }
     let _ = writeln!(out, "## Policies per target\n");
     for (name, what, column) in POLICIES {
-        table(&mut out, name, what, "target", model.targets.iter().map(|t| (t.target.as_str(), column(t))));
+        table(
+            &mut out,
+            name,
+            what,
+            "target",
+            model.targets.iter().map(|t| (t.target.as_str(), column(t))),
+        );
     }
 
     let _ = writeln!(out, "## Opcodes (llvm-mc 22)\n");

@@ -8,8 +8,8 @@ use serde_saphyr::Spanned;
 
 use crate::error::{Loc, SpecError};
 use crate::model::{
-    BitField, EncodingIdent, FamilyFacts, MachineEncoding, OpSel, OperandCodes, SdwaLayout, Vop1Layout,
-    Vop2Layout, Vop3Layout,
+    BitField, EncodingIdent, FamilyFacts, MachineEncoding, OpSel, OperandCodes, SdwaLayout,
+    Vop1Layout, Vop2Layout, Vop3Layout,
 };
 use crate::raw::{
     loc_of, RawEncoding, RawField, RawIdent, RawOperandCodes, RawSdwa, RawVop1, RawVop2, RawVop3,

@@ -160,7 +160,10 @@ pub fn build(mut inputs: Vec<Input>) -> Result<Model, Vec<SpecError>> {
 
     let mut families = Vec::new();
     for (name, file) in &family_files {
-        if !target_files.values().any(|t| t.raw.family.value == name.as_str()) {
+        if !target_files
+            .values()
+            .any(|t| t.raw.family.value == name.as_str())
+        {
             errors.push(SpecError::new(
                 file.path,
                 None,
@@ -176,8 +179,7 @@ pub fn build(mut inputs: Vec<Input>) -> Result<Model, Vec<SpecError>> {
     let mut targets = Vec::new();
     for (name, file) in &target_files {
         let family_name = &file.raw.family.value;
-        let Some(family_file) = Name::parse(family_name).and_then(|f| family_files.get(&f))
-        else {
+        let Some(family_file) = Name::parse(family_name).and_then(|f| family_files.get(&f)) else {
             let known: Vec<&str> = family_files.keys().map(Name::as_str).collect();
             errors.push(SpecError::new(
                 file.path,
@@ -190,7 +192,9 @@ pub fn build(mut inputs: Vec<Input>) -> Result<Model, Vec<SpecError>> {
             continue;
         };
         // A broken family file is reported once, not once per target.
-        let Some(family_model) = families.iter().find(|f: &&FamilyModel| f.path == family_file.path)
+        let Some(family_model) = families
+            .iter()
+            .find(|f: &&FamilyModel| f.path == family_file.path)
         else {
             continue;
         };
@@ -253,7 +257,10 @@ fn facts(file: &Parsed<'_>) -> Result<FamilyFacts, Vec<SpecError>> {
     };
     macro_rules! fact {
         ($field:ident) => {
-            match sourced(raw.value.$field.as_ref().map(|v| (v, path)), stringify!($field)) {
+            match sourced(
+                raw.value.$field.as_ref().map(|v| (v, path)),
+                stringify!($field),
+            ) {
                 Some(Ok(s)) => Some(s),
                 Some(Err(e)) => {
                     errors.push(e);
@@ -280,7 +287,13 @@ fn facts(file: &Parsed<'_>) -> Result<FamilyFacts, Vec<SpecError>> {
             errors.push(at(&c.origin, "`constant_bus_limit` must be at least 1"));
         }
     }
-    match (true16, sdwa, vop3_opcode_offset, vop3_literal, constant_bus_limit) {
+    match (
+        true16,
+        sdwa,
+        vop3_opcode_offset,
+        vop3_literal,
+        constant_bus_limit,
+    ) {
         (
             Some(true16),
             Some(sdwa),

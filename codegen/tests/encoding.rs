@@ -56,11 +56,7 @@ fn vop3_opcode_is_bits_25_16_with_the_family_prefix() {
         assert_eq!(v3.op, BitField::new(25, 16), "{:?}", t.target);
         assert_eq!(v3.ident.field, BitField::new(31, 26), "{:?}", t.target);
         // GFX9 VOP3 is 110100; GFX10 on, 110101.
-        let prefix = if t.family == "gfx9" {
-            0x34
-        } else {
-            0x35
-        };
+        let prefix = if t.family == "gfx9" { 0x34 } else { 0x35 };
         assert_eq!(v3.ident.value, prefix, "{:?}", t.target);
         assert_eq!(v3.src.map(|f| (f.hi, f.lo)), [(8, 0), (17, 9), (26, 18)]);
         // OPSEL exists for these instructions from GFX11 on (true16).
@@ -113,18 +109,12 @@ fn operand_codes_per_family_and_gfx1250_literal64() {
     assert_eq!(codes("gfx942").max_sgpr, 101);
     assert_eq!(codes("gfx942").sgpr_null, None);
     assert_eq!(
-        (
-            codes("gfx1030").m0,
-            codes("gfx1030").sgpr_null
-        ),
+        (codes("gfx1030").m0, codes("gfx1030").sgpr_null),
         (124, Some(125))
     );
     // GFX11 swaps m0 and null.
     assert_eq!(
-        (
-            codes("gfx1100").m0,
-            codes("gfx1100").sgpr_null
-        ),
+        (codes("gfx1100").m0, codes("gfx1100").sgpr_null),
         (125, Some(124))
     );
     // gfx1250 overrides one code; everything else is GFX12's.

@@ -92,6 +92,9 @@ fn a_new_target_file_yields_its_module_and_enum_entry() {
     }
     let order = |v: &str| mod_rs.find(&format!("    {v},\n")).unwrap();
     assert!(order("Gfx1150") < order("Gfx1151") && order("Gfx1151") < order("Gfx1201"));
-    assert!(mod_rs.contains("pub const ALL: [Target; 11] = ["), "{mod_rs}");
+    assert!(
+        mod_rs.contains("pub const ALL: [Target; 11] = ["),
+        "{mod_rs}"
+    );
     assert!(read(&root.0, "isa-spec/EVIDENCE.md").contains("| gfx1151 |"));
 }

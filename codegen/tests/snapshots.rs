@@ -14,9 +14,7 @@ fn model() -> Model {
 }
 
 fn target<'a>(m: &'a Model, name: &str) -> (&'a FamilyModel, &'a TargetModel) {
-    let t = m
-        .target(name)
-        .unwrap_or_else(|| panic!("{name} in model"));
+    let t = m.target(name).unwrap_or_else(|| panic!("{name} in model"));
     let f = m
         .family(t.family.as_str())
         .unwrap_or_else(|| panic!("{} in model", t.family));

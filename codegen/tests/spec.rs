@@ -312,7 +312,10 @@ fn a_fact_without_evidence_is_an_error() {
         );
     let e = errors(path, &text);
     assert_eq!(e.len(), 1, "{e:?}");
-    assert!(e[0].contains("constant_bus_limit: more than one evidence tag"), "{e:?}");
+    assert!(
+        e[0].contains("constant_bus_limit: more than one evidence tag"),
+        "{e:?}"
+    );
 }
 
 #[test]
@@ -333,10 +336,12 @@ fn names_must_be_llvm_processor_names() {
 
 #[test]
 fn names_order_by_generation() {
-    let mut names: Vec<Name> = ["gfx1250", "gfx90a", "gfx1151", "gfx908", "gfx1010", "gfx950"]
-        .iter()
-        .filter_map(|n| Name::parse(n))
-        .collect();
+    let mut names: Vec<Name> = [
+        "gfx1250", "gfx90a", "gfx1151", "gfx908", "gfx1010", "gfx950",
+    ]
+    .iter()
+    .filter_map(|n| Name::parse(n))
+    .collect();
     names.sort();
     let names: Vec<&str> = names.iter().map(Name::as_str).collect();
     assert_eq!(
