@@ -270,7 +270,7 @@ fn wave_doc(s: &Spec) -> String {
 
 /// A family module's `spec(target)`: every setting of the family file.
 pub fn family_spec_fn(f: &FamilyModel) -> TokenStream {
-    let family = ident(&f.family.variant());
+    let family = f.family.variant_ident();
     let fields = all(&spec_fields(&f.defaults));
     let doc = format!(
         " The facts of a {} target whose file changes nothing: `{}`.",
@@ -290,7 +290,7 @@ pub fn family_spec_fn(f: &FamilyModel) -> TokenStream {
 
 /// A family module's `ENCODING`.
 pub fn family_encoding_static(f: &FamilyModel) -> TokenStream {
-    let family = ident(&f.family.variant());
+    let family = f.family.variant_ident();
     let e = &f.defaults.encoding;
     let fields = all(&encoding_fields(e));
     let codes = all(&code_fields(&e.codes));
@@ -311,7 +311,7 @@ pub fn family_encoding_static(f: &FamilyModel) -> TokenStream {
 /// A target module's `SPEC`: its family's `spec(target)` with the
 /// settings the target file changes.
 pub fn target_spec_static(f: &FamilyModel, t: &TargetModel) -> TokenStream {
-    let (module, target) = (ident(f.family.as_str()), ident(&t.target.variant()));
+    let (module, target) = (f.family.module(), t.target.variant_ident());
     let changes = changed(&spec_fields(&f.defaults), &spec_fields(&t.spec));
     let base = quote!(#module::spec(Target::#target));
     let mut docs = vec![if changes.is_empty() {
@@ -341,7 +341,7 @@ pub fn target_spec_static(f: &FamilyModel, t: &TargetModel) -> TokenStream {
 /// A target module's `ENCODING` (and, where the target file changes the
 /// family's tables, the changed copy it points to).
 pub fn target_encoding_statics(f: &FamilyModel, t: &TargetModel) -> TokenStream {
-    let (module, target) = (ident(f.family.as_str()), ident(&t.target.variant()));
+    let (module, target) = (f.family.module(), t.target.variant_ident());
     let (base, own) = (&f.defaults.encoding, &t.spec.encoding);
     let mut changes = changed(&encoding_fields(base), &encoding_fields(own));
     let codes = changed(&code_fields(&base.codes), &code_fields(&own.codes));
@@ -383,7 +383,7 @@ pub fn target_enum(model: &Model) -> TokenStream {
     let variants: Vec<Ident> = model
         .targets
         .iter()
-        .map(|t| ident(&t.target.variant()))
+        .map(|t| t.target.variant_ident())
         .collect();
     let docs = model
         .targets
@@ -426,7 +426,7 @@ pub fn family_enum(model: &Model) -> TokenStream {
     let variants: Vec<Ident> = model
         .families
         .iter()
-        .map(|f| ident(&f.family.variant()))
+        .map(|f| f.family.variant_ident())
         .collect();
     let docs = model.families.iter().map(|f| {
         let targets: Vec<String> = model
@@ -461,15 +461,11 @@ pub fn family_enum(model: &Model) -> TokenStream {
 
 /// `spec`, `encoding` and `execute` by target.
 pub fn dispatch(model: &Model) -> TokenStream {
-    let modules: Vec<Ident> = model
-        .targets
-        .iter()
-        .map(|t| ident(t.target.as_str()))
-        .collect();
+    let modules: Vec<Ident> = model.targets.iter().map(|t| t.target.module()).collect();
     let variants: Vec<Ident> = model
         .targets
         .iter()
-        .map(|t| ident(&t.target.variant()))
+        .map(|t| t.target.variant_ident())
         .collect();
     let arms = Instruction::TABLE.iter().map(|(instruction, _, _)| {
         let (opcode, kernel) = (instruction.opcode(), instruction.kernel());
@@ -609,7 +605,7 @@ pub fn target_module(model: &Model, t: &TargetModel) -> Result<String, Error> {
     let encoding = target_encoding_statics(f, t);
     let body = quote!(#spec #encoding);
     let uses = imports(&body, &[]);
-    let family = ident(f.family.as_str());
+    let family = f.family.module();
     let doc = format!(
         " {} ({}): a {} target, generated from `{}` over `{}`.",
         t.target,
@@ -631,16 +627,8 @@ pub fn target_module(model: &Model, t: &TargetModel) -> Result<String, Error> {
 /// `mod.rs`: the modules, the `Target` and `Family` enums, the dispatch by
 /// target, and the YAML names of the policy values.
 pub fn mod_rs(model: &Model) -> Result<String, Error> {
-    let families: Vec<Ident> = model
-        .families
-        .iter()
-        .map(|f| ident(f.family.as_str()))
-        .collect();
-    let targets: Vec<Ident> = model
-        .targets
-        .iter()
-        .map(|t| ident(t.target.as_str()))
-        .collect();
+    let families = model.families.iter().map(|f| f.family.module());
+    let targets = model.targets.iter().map(|t| t.target.module());
     let target_enum = target_enum(model);
     let family_enum = family_enum(model);
     let dispatch = dispatch(model);

@@ -45,6 +45,16 @@ impl Name {
     pub fn variant(&self) -> String {
         self.0.replacen('g', "G", 1)
     }
+
+    /// The generated module (`gfx1201`).
+    pub fn module(&self) -> proc_macro2::Ident {
+        proc_macro2::Ident::new(&self.0, proc_macro2::Span::call_site())
+    }
+
+    /// The enum variant as an identifier (`Gfx1201`).
+    pub fn variant_ident(&self) -> proc_macro2::Ident {
+        proc_macro2::Ident::new(&self.variant(), proc_macro2::Span::call_site())
+    }
 }
 
 impl std::fmt::Display for Name {
@@ -303,14 +313,17 @@ impl Instruction {
     /// The kernel's operation and format (`Fract, F16`): the type
     /// arguments of `exec::execute`.
     pub fn kernel(self) -> TokenStream {
-        match self {
-            Instruction::FractF16 => quote!(Fract, F16),
-            Instruction::FractF32 => quote!(Fract, F32),
-            Instruction::FractF64 => quote!(Fract, F64),
-            Instruction::LdexpF16 => quote!(Ldexp, F16),
-            Instruction::LdexpF32 => quote!(Ldexp, F32),
-            Instruction::LdexpF64 => quote!(Ldexp, F64),
-        }
+        let operation = if self.is_ldexp() {
+            quote!(Ldexp)
+        } else {
+            quote!(Fract)
+        };
+        let format = match self.width() {
+            16 => quote!(F16),
+            32 => quote!(F32),
+            _ => quote!(F64),
+        };
+        quote!(#operation, #format)
     }
 
     /// The float width of the result and source (16, 32, 64).
