@@ -4,6 +4,7 @@
 use core::fmt;
 
 use crate::instr::{Encoding, Opcode};
+use crate::kernels::FormatKind;
 
 /// Why an instruction or a register access was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -63,6 +64,16 @@ pub enum ExecError {
         /// Why.
         reason: String,
     },
+    /// The typed executor was asked to run an opcode as another operation
+    /// or format than its own.
+    OperationMismatch {
+        /// The instruction's opcode.
+        opcode: Opcode,
+        /// The operation asked for (`fract`, `ldexp`).
+        operation: &'static str,
+        /// The format asked for.
+        format: FormatKind,
+    },
 }
 
 impl fmt::Display for ExecError {
@@ -110,6 +121,9 @@ impl fmt::Display for ExecError {
             }
             ExecError::InvalidOperand { operand, reason } => write!(f, "{operand}: {reason}"),
             ExecError::InvalidModifier { reason } => write!(f, "{reason}"),
+            ExecError::OperationMismatch { opcode, operation, format } => {
+                write!(f, "{} cannot run as v_{operation}_{}", opcode.mnemonic(), format.name())
+            }
         }
     }
 }
