@@ -121,8 +121,17 @@ impl fmt::Display for ExecError {
             }
             ExecError::InvalidOperand { operand, reason } => write!(f, "{operand}: {reason}"),
             ExecError::InvalidModifier { reason } => write!(f, "{reason}"),
-            ExecError::OperationMismatch { opcode, operation, format } => {
-                write!(f, "{} cannot run as v_{operation}_{}", opcode.mnemonic(), format.name())
+            ExecError::OperationMismatch {
+                opcode,
+                operation,
+                format,
+            } => {
+                write!(
+                    f,
+                    "{} cannot run as v_{operation}_{}",
+                    opcode.mnemonic(),
+                    format.name()
+                )
             }
         }
     }
