@@ -18,6 +18,29 @@ fn unknown_target_names_the_choices() {
     for t in Target::ALL {
         assert_eq!(t.name().parse::<Target>(), Ok(t));
     }
+    // The targets are the files isa-spec/<target>.yaml, shortest name
+    // first, then alphabetically (generation order); the message lists them.
+    let mut files: Vec<String> =
+        std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/isa-spec"))
+            .unwrap()
+            .filter_map(|e| {
+                e.ok()?
+                    .file_name()
+                    .to_str()?
+                    .strip_suffix(".yaml")
+                    .map(String::from)
+            })
+            .collect();
+    files.sort_by(|a, b| (a.len(), a).cmp(&(b.len(), b)));
+    let names: Vec<&str> = Target::ALL.iter().map(|t| t.name()).collect();
+    assert_eq!(names, files);
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "unknown target `gfx9000` (expected one of {})",
+            files.join(", ")
+        )
+    );
 }
 
 #[test]

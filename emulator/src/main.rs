@@ -31,7 +31,7 @@ enum Command {
     },
     /// Run one instruction and explain every decision it took.
     Eval {
-        /// Target (gfx908 ... gfx1250).
+        /// Target (`amdgpu-valu targets` lists them).
         #[arg(long)]
         target: String,
         /// MODE register, hex.
