@@ -7,8 +7,8 @@ use amdgpu_valu::asm::{assemble, decode};
 use amdgpu_valu::Target;
 use common::{check, Reg};
 
-/// Rows of `shared/captures/public.tsv` (hardware results; CAPTURES.md
-/// format): target, MODE, instruction, inputs, expected.
+/// Rows of `tests/captures/hw-public.tsv` (the public hardware set; format:
+/// docs/captures.md): target, MODE, instruction, inputs, expected.
 const PUBLIC: &str = "\
 gfx1201	0x00000030	v_fract_f16_e32 v0.l, v1.l	v0=0xa5a5a5a5 v1=0x5a5a8001	v0=0xa5a50000
 gfx1201	0x000000c0	v_fract_f16_e32 v0.l, v1.l	v0=0xa5a5a5a5 v1=0x5a5a0001	v0=0xa5a50001

@@ -1,4 +1,4 @@
-//! Every row of `shared/captures/public.tsv` (real hardware results),
+//! Every row of `tests/captures/hw-public.tsv` (real hardware results),
 //! transcribed through the typed API. Each row runs on a full wave with lane
 //! 5 inactive: active lanes must hold the captured result, lane 5 and every
 //! register not named must be unchanged.

@@ -1,6 +1,6 @@
-//! V_FRACT, rule by rule (SEMANTICS.md section 4), in all three formats.
-//! Expected bits are derived by hand from the spec; captured hardware values
-//! are marked as such.
+//! V_FRACT, rule by rule (docs/semantics.md §4), in all three formats.
+//! Expected bits are derived by hand from docs/semantics.md; recorded
+//! hardware values are marked as such.
 
 mod common;
 use amdgpu_valu::Opcode::{FractF16, FractF32, FractF64};

@@ -1,6 +1,6 @@
-//! V_LDEXP, rule by rule (SEMANTICS.md section 5), in all three formats.
-//! Expected bits are derived by hand from the spec; captured hardware values
-//! are marked as such.
+//! V_LDEXP, rule by rule (docs/semantics.md §5), in all three formats.
+//! Expected bits are derived by hand from docs/semantics.md; recorded
+//! hardware values are marked as such.
 
 mod common;
 use amdgpu_valu::Opcode::{LdexpF16, LdexpF32, LdexpF64};

@@ -1,5 +1,5 @@
-//! MODE fields, source modifiers, OMOD and CLAMP (SEMANTICS.md sections 2,
-//! 3 and 6), on an OMOD-gated target (gfx1100) and an always-OMOD target
+//! MODE fields, source modifiers, OMOD and CLAMP (docs/semantics.md §2,
+//! §3 and §6), on an OMOD-gated target (gfx1100) and an always-OMOD target
 //! (gfx1201). LDEXP by 0 and FRACT of values below 1 carry the value through
 //! unchanged, so the modifier is what is measured.
 

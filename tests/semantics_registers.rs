@@ -1,4 +1,4 @@
-//! Registers, halves, SDWA and EXEC (SEMANTICS.md section 7). Every check
+//! Registers, halves, SDWA and EXEC (docs/semantics.md §7). Every check
 //! runs with one lane inactive and verifies all other registers unchanged.
 
 mod common;

@@ -12,7 +12,7 @@
 //! Every case runs through `Policy` + `run_lanes_on` on both kernel paths
 //! (scalar and SIMD); a share also runs through the whole-instruction
 //! `amdgpu_valu::execute` on every one of the ten targets. A mismatch is
-//! reported as a replay row in the capture format (CAPTURES.md) whose expected
+//! reported as a replay row in the capture format (docs/captures.md) whose expected
 //! column is the model's result.
 
 mod common;
@@ -77,8 +77,9 @@ fn exhaustive() {
     report.finish();
 }
 
-/// The reference model itself reproduces SEMANTICS.md's captured examples and
-/// the public hardware rows (so agreeing with it means something).
+/// The reference model itself reproduces the recorded examples of
+/// docs/semantics.md and the public hardware rows (so agreeing with it
+/// means something).
 #[test]
 fn reference_reproduces_captures() {
     use amdgpu_valu::kernels::F16;

@@ -1,6 +1,6 @@
 //! The shared executor: validate an instruction against a target, read the
 //! operands of every lane, run the kernel over the wave, and write back the
-//! active lanes (SEMANTICS.md sections 3 and 7).
+//! active lanes (docs/semantics.md §3 and §7).
 //!
 //! Generated per-target modules choose the kernel and format and call
 //! [`execute`]; everything that differs per target comes from [`TargetSpec`].
@@ -14,15 +14,25 @@ use crate::wave::{Wave, MAX_LANES, NUM_SGPRS, NUM_VGPRS};
 
 /// Execute `instr` (an `O` operation on format `F`) on `wave` under `spec`.
 ///
-/// After validation the operands are read into per-lane words, and one
-/// dispatched call runs the kernel over the wave and merges the results of
-/// the active lanes into the destination (SDWA destinations are merged
-/// afterwards).
+/// An opcode that is not `O` on `F` is refused
+/// ([`ExecError::OperationMismatch`]): the types never run one instruction
+/// as another. After validation the operands are read into per-lane words,
+/// and one dispatched call runs the kernel over the wave and merges the
+/// results of the active lanes into the destination (SDWA destinations are
+/// merged afterwards).
 pub fn execute<O: Operation, F: Format>(
     spec: &TargetSpec,
     wave: &mut Wave,
     instr: &Instruction,
 ) -> Result<(), ExecError> {
+    // There are two operations, told apart by LDEXP's exponent operand.
+    if instr.opcode.is_ldexp() != O::HAS_EXPONENT || instr.opcode.format() != F::KIND {
+        return Err(ExecError::OperationMismatch {
+            opcode: instr.opcode,
+            operation: O::NAME,
+            format: F::KIND,
+        });
+    }
     if !plainly_valid::<O, F>(spec, wave, instr) {
         validate::<O, F>(spec, wave, instr)?;
     }

@@ -14,7 +14,7 @@ use crate::kernels::{Format, FormatKind, Omod, OmodDecision, Policy, F16, F32, F
 use crate::target::Target;
 use crate::wave::Wave;
 
-/// One decision, tagged with the step of SEMANTICS.md section 3 it belongs to.
+/// One decision, tagged with the step of docs/semantics.md §3 it belongs to.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Step {
     /// `mode`, `source`, `flush`, `operation`, `omod`, `clamp`, `result`.

@@ -1,13 +1,13 @@
-//! The reference model: SEMANTICS.md written as directly as possible on exact
+//! The reference model: docs/semantics.md written as directly as possible on exact
 //! arithmetic, for checking the kernels bit for bit.
 //!
 //! The arithmetic is `rustc_apfloat` (the Rust port of LLVM's APFloat, which
 //! rounds every operation once and correctly under an explicit rounding
 //! argument); the hardware rules are layered on top, one function per step of
-//! SEMANTICS.md section 3. Nothing here calls the kernels: only the format
+//! docs/semantics.md §3. Nothing here calls the kernels: only the format
 //! constants (`QUIET_BIT`, `ONE_MINUS_ULP`, ...) are read from
 //! `amdgpu_valu::kernels::format`, and the MODE fields are decoded here from
-//! the spec's table.
+//! the table of docs/semantics.md §2.
 
 #![allow(dead_code)]
 
@@ -31,8 +31,8 @@ impl RefFormat for F64 {
     type Ap = Double;
 }
 
-/// What a target does with OMOD and CLAMP (SEMANTICS.md section 1, table
-/// columns "OMOD gate" and "CLAMP(NaN)").
+/// What a target does with OMOD and CLAMP (docs/semantics.md §1, table
+/// columns "OMOD gate" and "CLAMP of NaN").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TargetKind {
     /// Pre-GFX12: OMOD only when MODE.IEEE = 0 and the result format's
@@ -44,7 +44,7 @@ pub enum TargetKind {
 }
 
 impl TargetKind {
-    /// The kind of a target, by name, from SEMANTICS.md section 1.
+    /// The kind of a target, by name, from docs/semantics.md §1.
     pub fn of(target: &str) -> TargetKind {
         match target {
             "gfx1201" | "gfx1250" => TargetKind::Always,
@@ -67,7 +67,7 @@ pub struct RefMods {
 }
 
 // ---------------------------------------------------------------------------
-// MODE (SEMANTICS.md section 2). Each instruction reads the fields of its
+// MODE (docs/semantics.md §2). Each instruction reads the fields of its
 // result format: F32 FP_ROUND[1:0], FP_DENORM[5:4]; F16 and F64 share
 // FP_ROUND[3:2] and FP_DENORM[7:6].
 

@@ -170,7 +170,7 @@ fn render(l: &Line) -> String {
 // ---------------------------------------------------------------------------
 // Targets, policies and replay rows.
 
-/// The targets of each kind (SEMANTICS.md section 1), rotated through by the
+/// The targets of each kind (docs/semantics.md §1), rotated through by the
 /// execute path.
 const GATED_TARGETS: [Target; 8] = [
     Target::Gfx908,
@@ -191,7 +191,7 @@ fn target_for(kind: TargetKind, i: usize) -> Target {
     }
 }
 
-/// True16 targets (SEMANTICS.md section 1).
+/// True16 targets (docs/semantics.md §1).
 fn true16(t: Target) -> bool {
     matches!(
         t,
@@ -199,7 +199,7 @@ fn true16(t: Target) -> bool {
     )
 }
 
-/// GFX9 zeroes the high half of F16 results (SEMANTICS.md section 7).
+/// GFX9 zeroes the high half of F16 results (docs/semantics.md §7.5).
 fn zeroes_high(t: Target) -> bool {
     matches!(
         t,
@@ -207,7 +207,7 @@ fn zeroes_high(t: Target) -> bool {
     )
 }
 
-/// The kernels' float rules for a target kind, from SEMANTICS.md section 1.
+/// The kernels' float rules for a target kind, from docs/semantics.md §1.
 fn rules(kind: TargetKind) -> FloatRules {
     match kind {
         TargetKind::Gated => FloatRules {
@@ -263,7 +263,7 @@ fn hex<F: Format>(v: u64) -> String {
     }
 }
 
-/// A replay row (CAPTURES.md) for one case on `target`: registers not named
+/// A replay row (docs/captures.md) for one case on `target`: registers not named
 /// start at 0, so an F16 result's other half reads 0 on every target. The
 /// expected column is the model's; the kernel's bits follow as a comment.
 #[allow(clippy::too_many_arguments)]

@@ -9,7 +9,7 @@
 //!
 //! The test binary prints, per instruction and format, the cases compared,
 //! the mismatches (the first few as replay rows in the capture format of
-//! CAPTURES.md) and the run time; this command adds the total time and exits
+//! docs/captures.md) and the run time; this command adds the total time and exits
 //! non-zero on any mismatch.
 
 use std::path::PathBuf;

@@ -199,7 +199,7 @@ mod tests {
 
     #[test]
     fn constants_match_semantics_table() {
-        // SEMANTICS.md section 2.
+        // docs/semantics.md §2.
         assert_eq!(F16::QUIET_BIT, 0x0200);
         assert_eq!(F16::ONE_MINUS_ULP, 0x3bff);
         assert_eq!(F16::NEG_QUIET_NAN, 0xfe00);

@@ -1,10 +1,10 @@
-//! V_FRACT: x - floor(x), always in [+0, 1) (SEMANTICS.md section 4).
+//! V_FRACT: x - floor(x), always in [+0, 1) (docs/semantics.md §4).
 
 use super::format::{exp_field, Format};
 use super::modifiers::{output_modifiers, prepare_source, propagate_nan};
 use super::policy::Policy;
 
-/// Which rule of SEMANTICS.md section 4 a prepared source falls under.
+/// Which rule of docs/semantics.md §4 a prepared source falls under.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum FractCase {
     /// NaN: quieted (per the target's policy), sign and payload kept.
@@ -34,8 +34,8 @@ pub struct Rounding {
     pub flushed: bool,
 }
 
-/// FRACT of one encoding of format `F` (steps 2 to 6 of SEMANTICS.md
-/// section 3), on the widened raw bits.
+/// FRACT of one encoding of format `F` (steps 2 to 6 of docs/semantics.md
+/// §3), on the widened raw bits.
 #[inline]
 pub fn fract<F: Format>(src: u64, p: &Policy) -> u64 {
     output_modifiers::<F>(fract_rounded::<F>(prepare_source::<F>(src, p), p), p)

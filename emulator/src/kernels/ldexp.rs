@@ -1,11 +1,11 @@
-//! V_LDEXP: src0 * 2^src1 with one rounding (SEMANTICS.md section 5).
+//! V_LDEXP: src0 * 2^src1 with one rounding (docs/semantics.md §5).
 
 use super::format::{exp_field, Format};
 use super::fract::Rounding;
 use super::modifiers::{output_modifiers, overflow, prepare_source, propagate_nan};
 use super::policy::Policy;
 
-/// Which rule of SEMANTICS.md section 5 a prepared source falls under.
+/// Which rule of docs/semantics.md §5 a prepared source falls under.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum LdexpCase {
     /// NaN: quieted (per the target's policy), sign and payload kept.

@@ -1,5 +1,5 @@
 //! Source modifiers, denormal flushing, overflow, OMOD and CLAMP: the steps
-//! shared by every operation (SEMANTICS.md sections 3, 5.4 and 6).
+//! shared by every operation (docs/semantics.md §3, §5.4 and §6).
 
 use super::format::{exp_field, is_nan, is_subnormal, Format};
 use super::policy::{Omod, Policy, Round};
@@ -45,7 +45,7 @@ pub fn propagate_nan<F: Format>(x: u64, p: &Policy) -> u64 {
 }
 
 /// The result of an overflowing magnitude with sign `negative`
-/// (SEMANTICS.md 5.4): infinity or the largest finite value by FP_ROUND, or
+/// (docs/semantics.md §5.4): infinity or the largest finite value by FP_ROUND, or
 /// always the largest finite value when F16 overflow saturates.
 #[inline(always)]
 pub fn overflow<F: Format>(negative: bool, p: &Policy) -> u64 {
@@ -60,7 +60,7 @@ pub fn overflow<F: Format>(negative: bool, p: &Policy) -> u64 {
     sign | if to_inf { F::INF } else { F::MAX }
 }
 
-/// Step 5: OMOD on the rounded result (SEMANTICS.md section 6). The policy's
+/// Step 5: OMOD on the rounded result (docs/semantics.md §6). The policy's
 /// `omod` is already `None` where the target's gate keeps it off.
 #[inline(always)]
 pub fn apply_omod<F: Format>(x: u64, p: &Policy) -> u64 {

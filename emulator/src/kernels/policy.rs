@@ -3,7 +3,7 @@
 
 use super::format::Format;
 
-/// FP_ROUND encoding (SEMANTICS.md section 2).
+/// FP_ROUND encoding (docs/semantics.md §2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Round {
     /// 0: round to nearest, ties to even.
@@ -97,7 +97,7 @@ impl Omod {
     }
 }
 
-/// When OMOD takes effect on a target (SEMANTICS.md section 6).
+/// When OMOD takes effect on a target (docs/semantics.md §6.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum OmodGate {
     /// gfx1201/gfx1250: OMOD always applies.
@@ -107,7 +107,7 @@ pub enum OmodGate {
     IeeeAndOutputDenorm,
 }
 
-/// What CLAMP does with a NaN (SEMANTICS.md section 6).
+/// What CLAMP does with a NaN (docs/semantics.md §6.3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ClampNan {
     /// gfx1201/gfx1250: NaN always clamps to +0.
@@ -139,7 +139,7 @@ pub struct FloatRules {
     pub snan: SnanPolicy,
 }
 
-/// MODE register fields (SEMANTICS.md section 2).
+/// MODE register fields (docs/semantics.md §2).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Mode(pub u32);
 
@@ -290,7 +290,7 @@ impl Policy {
         }
     }
 
-    /// LDEXP's flush_tiny (SEMANTICS.md 5.3): output denormals flushed, or
+    /// LDEXP's flush_tiny (docs/semantics.md §5.3): output denormals flushed, or
     /// OMOD effective [gfx1201 capture].
     pub fn flush_tiny(&self) -> bool {
         !self.keep_output_denorm || self.omod != Omod::None

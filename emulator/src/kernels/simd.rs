@@ -1,5 +1,5 @@
 //! Whole-wave FRACT and LDEXP: the rules of `fract.rs` and `ldexp.rs`
-//! (SEMANTICS.md sections 3 to 6) rewritten branch-free, so that a loop over
+//! (docs/semantics.md §3 to §6) rewritten branch-free, so that a loop over
 //! the lanes of a wave auto-vectorises on stable Rust.
 //!
 //! Every lane evaluates every case with total integer operations (wrapping
@@ -31,7 +31,7 @@ pub struct LanePolicy<F: Format> {
     flush_input: bool,
     /// Output subnormals are kept (FRACT of a small positive subnormal).
     keep_output_denorm: bool,
-    /// LDEXP's flush_tiny (SEMANTICS.md 5.3).
+    /// LDEXP's flush_tiny (docs/semantics.md §5.3).
     flush_tiny: bool,
     /// FP_ROUND is nearest-even.
     nearest: bool,
@@ -39,7 +39,7 @@ pub struct LanePolicy<F: Format> {
     up_positive: bool,
     /// An inexact negative value rounds its magnitude up (toward -inf).
     up_negative: bool,
-    /// Overflow result of a positive value (SEMANTICS.md 5.4).
+    /// Overflow result of a positive value (docs/semantics.md §5.4).
     overflow_positive: F::Lane,
     /// Overflow result of a negative value.
     overflow_negative: F::Lane,

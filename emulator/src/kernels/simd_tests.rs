@@ -364,7 +364,7 @@ fn odd_lengths_and_short_slices() {
 
 #[test]
 fn captured_examples() {
-    // SEMANTICS.md section 4/5 examples, on the SIMD path.
+    // docs/semantics.md §4/§5 examples, on the SIMD path.
     let nearest_keep = policy(0b1100);
     let run_f16 = |o: &str, x: u16, e: i32, p: &Policy| -> u16 {
         let mut d = [0u16];
