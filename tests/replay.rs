@@ -10,7 +10,9 @@
 
 use std::process::Command;
 
-use amdgpu_valu::capture::{parse_line, run_row, Mismatch, Outcome, Replayer};
+use amdgpu_valu::capture::{
+    parse_line, run_row, Mismatch, Outcome, Replayer, UNNAMED_REGISTER_WRITTEN,
+};
 
 fn outcome(text: &str) -> Outcome {
     let row = parse_line(1, text)
@@ -173,6 +175,44 @@ fn a_register_the_expected_column_leaves_unnamed_must_keep_its_value() {
         failures("gfx942\t0xf0\tv_fract_f64_e32 v[0:1], v[2:3]\tv[2:3]=0x3ff8000000000000\tv0=0x0"),
         ["v1"]
     );
+}
+
+#[test]
+fn a_destination_the_expected_column_leaves_unnamed_fails_even_when_unchanged() {
+    // fract(1.5) = 0.5 is what v1 already holds: the value is unchanged,
+    // but the instruction wrote v1, so the row must name it.
+    let inputs = "gfx1201\t0xf0\tv_fract_f32 v1, v0\tv0=0x3fc00000 v1=0x3f000000";
+    assert_passes(&format!("{inputs}\tv1=0x3f000000"));
+    assert_eq!(
+        outcome(&format!("{inputs}\tv0=0x3fc00000")),
+        Outcome::Fail(vec![Mismatch {
+            register: "v1".into(),
+            expected: 0x3f00_0000,
+            actual: 0x3f00_0000,
+            note: Some(UNNAMED_REGISTER_WRITTEN),
+        }])
+    );
+}
+
+#[test]
+fn kept_and_replaced_bits_of_each_destination_kind_pass() {
+    // The bits a result keeps are checked by a rerun with them inverted;
+    // these rows must pass it: GFX9 zeroes the high half of an F16 result,
+    // SDWA UNUSED_PRESERVE keeps the bits outside dst_sel, and an F32
+    // result in a WORD field stores its raw low bits.
+    for row in [
+        "gfx942\t0xf0\tv_fract_f16_e32 v1, v0\tv0=0x00003e00 v1=0x12345678\tv1=0x00003800",
+        "gfx1030\t0xf0\tv_fract_f16_sdwa v1, v0 dst_sel:WORD_1 dst_unused:UNUSED_PRESERVE src0_sel:WORD_0\t\
+         v0=0x00003e00 v1=0x12345678 exec=0xfffffff7\tv1=0x38005678 v1[3]=0x12345678",
+        "gfx1030\t0xf0\tv_fract_f32_sdwa v1, v0 dst_sel:WORD_0 dst_unused:UNUSED_PRESERVE src0_sel:DWORD\t\
+         v0=0x3fc00000 v1=0x12345678\tv1=0x12340000",
+        "gfx942\t0xf0\tv_fract_f16_sdwa v1, v0 dst_sel:WORD_0 dst_unused:UNUSED_PAD src0_sel:WORD_1\t\
+         v0=0x3e000000 v1=0x12345678\tv1=0x00003800",
+        // A source in the kept half of the destination register.
+        "gfx1201\t0xf0\tv_fract_f16_e32 v1.l, v1.h\tv1=0x3e001234\tv1=0x3e003800",
+    ] {
+        assert_passes(row);
+    }
 }
 
 #[test]

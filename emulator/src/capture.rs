@@ -9,7 +9,9 @@ use core::fmt;
 use std::collections::HashMap;
 
 use crate::asm;
-use crate::instr::Instruction;
+use crate::instr::{DstUnused, Instruction, Operand, Part};
+use crate::kernels::FormatKind;
+use crate::target::F16DstHigh;
 use crate::target::{Target, WaveSize};
 use crate::wave::{RegisterSet, Wave, MAX_LANES, NUM_SGPRS, NUM_VGPRS};
 
@@ -440,9 +442,16 @@ pub enum Outcome {
     Error(String),
 }
 
-/// What [`Mismatch::note`] says about a write into an inactive lane.
-pub const INACTIVE_LANE_WRITTEN: &str =
-    "an inactive lane was written (seen with the lane's bits inverted)";
+/// What [`Mismatch::note`] says when the instruction wrote bits it must
+/// leave alone (an inactive lane, the other half of a 16-bit destination):
+/// the row ran again with those bits inverted, and the bits shown are that
+/// run's.
+pub const LEFT_ALONE_BITS_WRITTEN: &str =
+    "bits the instruction must leave alone were written (shown from a rerun with them inverted)";
+
+/// What [`Mismatch::note`] says when the instruction wrote a register the
+/// expected column does not name, even with the bits it held.
+pub const UNNAMED_REGISTER_WRITTEN: &str = "written, but the expected column does not name it";
 
 /// Set up a wave for a row: wave size, MODE, EXEC and the inputs.
 pub fn prepare_wave(target: Target, mode: u32, inputs: &[Assignment]) -> Result<Wave, String> {
@@ -675,7 +684,8 @@ impl Replayer {
         // assignment) or else its value before. A register in neither set
         // was not written, so it holds its value before.
         let mut mismatches = Vec::new();
-        for r in named_vgprs(&row.expected).union(written.vgprs).iter() {
+        let named = named_vgprs(&row.expected);
+        for r in named.union(written.vgprs).iter() {
             let mut want = self.before(r);
             for pass in [false, true] {
                 for a in row.expected.iter().filter(|a| a.lane.is_some() == pass) {
@@ -695,9 +705,20 @@ impl Replayer {
                 .wave
                 .vgpr_lanes(r)
                 .ok_or_else(|| format!("v{r}: register out of range"))?;
+            let found = mismatches.len();
             compare_register(r, &want[..lanes], actual, &mut mismatches);
+            // A write the row does not name fails even with the old bits.
+            if !named.contains(r) && mismatches.len() == found {
+                mismatches.push(Mismatch {
+                    register: format!("v{r}"),
+                    expected: want.first().copied().unwrap_or(0),
+                    actual: actual.first().copied().unwrap_or(0),
+                    note: Some(UNNAMED_REGISTER_WRITTEN),
+                });
+            }
         }
-        for s in named_sgprs(&row.expected).union(written.sgprs).iter() {
+        let named_s = named_sgprs(&row.expected);
+        for s in named_s.union(written.sgprs).iter() {
             let last = |list: &[Assignment]| {
                 list.iter().rev().find_map(|a| match a.loc {
                     Loc::Sgpr(n) if usize::from(n) == s => Some(a.value as u32),
@@ -707,44 +728,57 @@ impl Replayer {
             let before = last(&row.inputs).unwrap_or(0);
             let expected = last(&row.expected).unwrap_or(before);
             let actual = self.wave.sgpr(s).map_err(|e| e.to_string())?;
-            if expected != actual {
+            if expected != actual || !named_s.contains(s) {
                 mismatches.push(Mismatch {
                     register: format!("s{s}"),
                     expected,
                     actual,
-                    note: None,
+                    note: (expected == actual).then_some(UNNAMED_REGISTER_WRITTEN),
                 });
             }
         }
-        if mismatches.is_empty() && exec != self.wave.size().exec_mask() {
-            self.check_inactive_lanes(row, &instr, written.vgprs, &mut mismatches)?;
+        let kept = kept_bits(row.target, &instr);
+        let partial_exec = exec != self.wave.size().exec_mask();
+        if mismatches.is_empty() && (partial_exec || kept.is_some()) {
+            self.check_left_alone(row, &instr, written.vgprs, kept, &mut mismatches)?;
         }
         Ok(mismatches)
     }
 
-    /// An inactive lane (EXEC bit 0) keeps every bit, so the
-    /// instruction must not write it at all, even with the bits it held.
-    /// Run the row again with the inactive lanes of every register it wrote
-    /// inverted: a bit written with a value that does not follow the
-    /// inversion differs from the lane's old bit in the first run or in
-    /// this one. Active lanes compute as before: lanes do not see each
-    /// other.
-    fn check_inactive_lanes(
+    /// Bits the instruction must leave alone: every bit of an inactive lane
+    /// (EXEC bit 0), and in the active lanes the part of the destination a
+    /// 16-bit or SDWA result keeps ([`kept_bits`]). It must not write them
+    /// at all, not even with the bits they held, so run the row again with
+    /// those bits inverted in every register it wrote: a bit written with a
+    /// value that does not follow the inversion differs from its old value
+    /// in the first run or in this one. The other bits compute as before:
+    /// lanes do not see each other, and a result never depends on the
+    /// destination bits it keeps (a source in the same register is read
+    /// before the write and is not checked here).
+    fn check_left_alone(
         &mut self,
         row: &Row,
         instr: &Instruction,
         written: RegisterSet,
+        kept: Option<(usize, u32)>,
         mismatches: &mut Vec<Mismatch>,
     ) -> Result<(), String> {
         prepare(&mut self.wave, row.target, row.mode, &row.inputs)?;
         let exec = self.wave.exec();
-        let inactive = |lane: usize| exec >> lane & 1 == 0;
+        let alone = |r: usize, lane: usize| -> u32 {
+            if exec >> lane & 1 == 0 {
+                u32::MAX
+            } else {
+                match kept {
+                    Some((dst, bits)) if dst == r => bits,
+                    _ => 0,
+                }
+            }
+        };
         for r in written.iter() {
             if let Some(regs) = self.wave.vgpr_lanes_mut(r) {
                 for (lane, word) in regs.iter_mut().enumerate() {
-                    if inactive(lane) {
-                        *word = !*word;
-                    }
+                    *word ^= alone(r, lane);
                 }
             }
         }
@@ -753,24 +787,60 @@ impl Replayer {
         let again = self.wave.take_written();
         for r in written.union(again.vgprs).iter() {
             let before = self.before(r);
-            let inverted = if written.contains(r) { u32::MAX } else { 0 };
+            let inverted = |lane| {
+                if written.contains(r) {
+                    alone(r, lane)
+                } else {
+                    0
+                }
+            };
             let actual = self
                 .wave
                 .vgpr_lanes(r)
                 .ok_or_else(|| format!("v{r}: register out of range"))?;
             for (lane, (&word, &old)) in actual.iter().zip(&before).enumerate() {
-                if inactive(lane) && word != old ^ inverted {
+                let mask = alone(r, lane);
+                let want = old ^ inverted(lane);
+                if (word ^ want) & mask != 0 {
+                    // The bits to leave alone as they should be, the rest as written.
                     mismatches.push(Mismatch {
                         register: format!("v{r}[{lane}]"),
-                        expected: old,
+                        expected: word & !mask | want & mask,
                         actual: word,
-                        note: Some(INACTIVE_LANE_WRITTEN),
+                        note: Some(LEFT_ALONE_BITS_WRITTEN),
                     });
                 }
             }
         }
         Ok(())
     }
+}
+
+/// The destination register of `instr` and the bits of it that an active
+/// lane keeps, when there are any (docs/semantics.md, registers and
+/// halves): a true16 16-bit result keeps the other half; a GFX10 F16 result
+/// keeps bits 31:16 (GFX9 zeroes them); an SDWA UNUSED_PRESERVE result
+/// keeps the bits outside its dst_sel field. Stated here from the target's
+/// policies, apart from the executor's write-back, which it checks.
+fn kept_bits(target: Target, instr: &Instruction) -> Option<(usize, u32)> {
+    let Operand::Vgpr { index, part } = instr.dst else {
+        return None;
+    };
+    let spec = target.spec();
+    let bits = match instr.sdwa {
+        Some(sdwa) if sdwa.dst_unused == DstUnused::Preserve => {
+            let (shift, width) = sdwa.dst_sel.field_bits();
+            let field = u32::MAX.checked_shr(32 - width).unwrap_or(0) << shift;
+            !field
+        }
+        Some(_) => 0,
+        None if instr.opcode.format() != FormatKind::F16 => 0,
+        None if spec.true16.value && part == Part::Hi => 0x0000_ffff,
+        None if spec.true16.value => 0xffff_0000,
+        None if spec.f16_dst_high.value == F16DstHigh::Preserve => 0xffff_0000,
+        None => 0,
+    };
+    (bits != 0).then_some((usize::from(index), bits))
 }
 
 /// Compare one register's lanes; a difference that is the same in every
@@ -812,8 +882,10 @@ fn compare_register(index: usize, want: &[u32], actual: &[u32], out: &mut Vec<Mi
 /// before execution, in active and inactive lanes alike, and registers they
 /// leave unnamed are 0. The row passes when every register and lane the
 /// expected column names holds that value (a whole-register value applies
-/// to the active lanes), every other one holds its value before, and no
-/// inactive lane was written at all, not even with its own bits. Each
+/// to the active lanes), every other one holds its value before, and the
+/// instruction wrote neither a register the expected column leaves unnamed,
+/// nor an inactive lane, nor the bits a 16-bit or SDWA result keeps, not
+/// even with the bits they held. Each
 /// [`Replayer::run`] costs what the row touches; this function makes a new
 /// replayer per call.
 pub fn run_row(row: &Row) -> Outcome {
@@ -959,9 +1031,10 @@ mod tests {
             m,
             [Mismatch {
                 register: "v1[3]".into(),
-                expected: 0x3f00_0000,
+                // The rerun's lane 3 held the inverted 0x3f000000.
+                expected: 0xc0ff_ffff,
                 actual: 0x3f00_0000,
-                note: Some(INACTIVE_LANE_WRITTEN),
+                note: Some(LEFT_ALONE_BITS_WRITTEN),
             }]
         );
         assert_eq!(failed_registers(&broken(wave64)), ["v0[40]", "v1[40]"]);
@@ -982,6 +1055,28 @@ mod tests {
             assert_eq!(outcome(row), Outcome::Pass, "{row}");
             let broken = with_fault(Fault::ClobberOtherHalf, || outcome(row));
             assert_eq!(failed_registers(&broken), ["v1"], "{row}");
+        }
+        // The kept half already 0: clearing it rewrites the same bits, and
+        // only the rerun with the kept half inverted sees it, in every lane.
+        for row in [
+            "gfx1201\t0xf0\tv_fract_f16_e32 v1.l, v0.l\tv0=0x00003e00 v1=0x00001234\tv1=0x00003800",
+            "gfx1030\t0xf0\tv_fract_f16_e32 v1, v0\tv0=0x00003e00 v1=0x00001234\tv1=0x00003800",
+        ] {
+            assert_eq!(outcome(row), Outcome::Pass, "{row}");
+            let Outcome::Fail(m) = with_fault(Fault::ClobberOtherHalf, || outcome(row)) else {
+                panic!("{row}: a same-bits write into the kept half passed");
+            };
+            assert_eq!(m.len(), 32, "{row}");
+            assert_eq!(
+                m.first(),
+                Some(&Mismatch {
+                    register: "v1[0]".into(),
+                    expected: 0xffff_3800,
+                    actual: 0x0000_3800,
+                    note: Some(LEFT_ALONE_BITS_WRITTEN),
+                }),
+                "{row}"
+            );
         }
         // Every F16 row of the public hardware set fails too (destinations
         // start as 0xa5a5a5a5); SDWA merges its dst_sel field apart from
