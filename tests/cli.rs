@@ -129,7 +129,7 @@ fn replay_checks_the_encoding_column_and_untouched_registers() {
         "{out}"
     );
     assert!(
-        out.contains("v0[3]: expected 0x3f000000, actual 0xdead0300"),
+        out.contains("v0[3]: expected 0x3f000000, actual 0xdeadbeef"),
         "{out}"
     );
     assert!(out.lines().any(|l| l == "3 passed, 2 failed"), "{out}");

@@ -6,10 +6,14 @@
 //! error such as an instruction the target lacks).
 
 use core::fmt;
+use std::collections::HashMap;
 
 use crate::asm;
+use crate::instr::{DstUnused, Instruction, Operand, Part};
+use crate::kernels::FormatKind;
+use crate::target::F16DstHigh;
 use crate::target::{Target, WaveSize};
-use crate::wave::{Wave, NUM_SGPRS, NUM_VGPRS};
+use crate::wave::{RegisterSet, Wave, MAX_LANES, NUM_SGPRS, NUM_VGPRS};
 
 /// A register (or setting) named in an assignment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -422,6 +426,9 @@ pub struct Mismatch {
     pub expected: u32,
     /// Actual bits.
     pub actual: u32,
+    /// Why the bits count as wrong when that is not plain from them (an
+    /// inactive lane that was written, even with the bits it held).
+    pub note: Option<&'static str>,
 }
 
 /// The result of running one row.
@@ -435,168 +442,454 @@ pub enum Outcome {
     Error(String),
 }
 
-/// Set up a wave for `row`: wave size, MODE, EXEC and the inputs.
+/// What [`Mismatch::note`] says when the instruction wrote bits it must
+/// leave alone (an inactive lane, the other half of a 16-bit destination):
+/// the row ran again with those bits inverted, and the bits shown are that
+/// run's.
+pub const LEFT_ALONE_BITS_WRITTEN: &str =
+    "bits the instruction must leave alone were written (shown from a rerun with them inverted)";
+
+/// What [`Mismatch::note`] says when the instruction wrote a register the
+/// expected column does not name, even with the bits it held.
+pub const UNNAMED_REGISTER_WRITTEN: &str = "written, but the expected column does not name it";
+
+/// Set up a wave for a row: wave size, MODE, EXEC and the inputs.
 pub fn prepare_wave(target: Target, mode: u32, inputs: &[Assignment]) -> Result<Wave, String> {
-    let size = inputs
+    let mut wave = Wave::new(wave_size(target, inputs));
+    prepare(&mut wave, target, mode, inputs)?;
+    Ok(wave)
+}
+
+/// The wave size the inputs ask for, else the target's default.
+fn wave_size(target: Target, inputs: &[Assignment]) -> WaveSize {
+    inputs
         .iter()
         .find_map(|a| match a.loc {
             Loc::Wave(w) => Some(w),
             _ => None,
         })
-        .unwrap_or(target.spec().default_wave);
-    let mut wave = Wave::for_target_with_size(target, size).map_err(|e| e.to_string())?;
+        .unwrap_or(target.spec().default_wave)
+}
+
+/// The lanes an assignment names in a wave of `lanes` lanes.
+fn named_lanes(a: &Assignment, lanes: usize) -> Result<core::ops::Range<usize>, String> {
+    match a.lane {
+        Some(l) if l >= lanes => Err(format!("{}[{l}]: lane out of range (wave{lanes})", a.loc)),
+        Some(l) => Ok(l..l + 1),
+        None => Ok(0..lanes),
+    }
+}
+
+/// Reset `wave` and load the inputs: every value they give is in the
+/// register file, in active and inactive lanes alike; everything they leave
+/// unnamed is 0. Whole-register assignments first, then single lanes on top.
+fn prepare(
+    wave: &mut Wave,
+    target: Target,
+    mode: u32,
+    inputs: &[Assignment],
+) -> Result<(), String> {
+    let size = wave_size(target, inputs);
+    if !target.spec().supports_wave(size) {
+        return Err(crate::ExecError::WaveSizeNotOnTarget {
+            target: target.name(),
+            lanes: size.lanes(),
+        }
+        .to_string());
+    }
+    wave.reset(size);
     wave.set_mode(mode);
-    // Whole-register assignments first, then single lanes on top.
+    let lanes = wave.lanes();
     for pass in [false, true] {
         for a in inputs.iter().filter(|a| a.lane.is_some() == pass) {
-            apply(&mut wave, a, &mut |w, a, lane| match a.loc {
-                Loc::Vgpr(n) => w.set_vgpr(usize::from(n), lane, a.value as u32),
-                Loc::VgprPair(n) => w.set_vgpr64(usize::from(n), lane, a.value),
-                _ => Ok(()),
-            })?;
-        }
-    }
-    Ok(wave)
-}
-
-fn apply(
-    wave: &mut Wave,
-    a: &Assignment,
-    set_lane: &mut dyn FnMut(&mut Wave, &Assignment, usize) -> Result<(), crate::ExecError>,
-) -> Result<(), String> {
-    match a.loc {
-        Loc::Sgpr(n) => wave
-            .set_sgpr(usize::from(n), a.value as u32)
-            .map_err(|e| e.to_string()),
-        Loc::Exec => {
-            wave.set_exec(a.value);
-            Ok(())
-        }
-        Loc::Wave(_) => Ok(()),
-        Loc::Vgpr(_) | Loc::VgprPair(_) => {
-            let lanes: Vec<usize> = match a.lane {
-                Some(l) if l >= wave.lanes() => {
-                    return Err(format!(
-                        "{}[{l}]: lane out of range (wave{})",
-                        a.loc,
-                        wave.lanes()
-                    ))
+            match a.loc {
+                Loc::Sgpr(n) => wave
+                    .set_sgpr(usize::from(n), a.value as u32)
+                    .map_err(|e| e.to_string())?,
+                Loc::Exec => wave.set_exec(a.value),
+                Loc::Wave(_) => {}
+                Loc::Vgpr(n) => fill(wave, usize::from(n), a, a.value as u32, lanes)?,
+                Loc::VgprPair(n) => {
+                    let n = usize::from(n);
+                    fill(wave, n, a, a.value as u32, lanes)?;
+                    fill(wave, n + 1, a, (a.value >> 32) as u32, lanes)?;
                 }
-                Some(l) => vec![l],
-                None => (0..wave.lanes()).collect(),
-            };
-            for lane in lanes {
-                set_lane(wave, a, lane).map_err(|e| e.to_string())?;
             }
-            Ok(())
-        }
-    }
-}
-
-/// Fill every VGPR of each inactive lane (one the row gives no per-lane
-/// input for) with a distinct pattern, so that any write to it shows even
-/// when it would write the value the lane already held. Lanes do not see
-/// each other, so active lanes compute the same results.
-fn poison_inactive_lanes(wave: &mut Wave, inputs: &[Assignment]) -> Result<(), String> {
-    for lane in 0..wave.lanes() {
-        if wave.lane_active(lane) || inputs.iter().any(|a| a.lane == Some(lane)) {
-            continue;
-        }
-        for r in 0..NUM_VGPRS {
-            let poison = 0xdead_0000 ^ ((lane as u32) << 8) ^ (r as u32);
-            wave.set_vgpr(r, lane, poison).map_err(|e| e.to_string())?;
         }
     }
     Ok(())
 }
 
-/// Run one row and compare every register bit for bit.
-pub fn run_row(row: &Row) -> Outcome {
-    match run_row_inner(row) {
-        Ok(m) if m.is_empty() => Outcome::Pass,
-        Ok(m) => Outcome::Fail(m),
-        Err(e) => Outcome::Error(e),
+/// Write `word` into the lanes `a` names of VGPR `index`.
+fn fill(
+    wave: &mut Wave,
+    index: usize,
+    a: &Assignment,
+    word: u32,
+    lanes: usize,
+) -> Result<(), String> {
+    let range = named_lanes(a, lanes)?;
+    let regs = wave
+        .vgpr_lanes_mut(index)
+        .and_then(|r| r.get_mut(range))
+        .ok_or_else(|| format!("{}: register out of range", a.loc))?;
+    regs.fill(word);
+    Ok(())
+}
+
+/// The VGPRs an assignment list names (both of a pair).
+fn named_vgprs(assignments: &[Assignment]) -> RegisterSet {
+    let mut set = RegisterSet::EMPTY;
+    for a in assignments {
+        match a.loc {
+            Loc::Vgpr(n) => set.insert(usize::from(n)),
+            Loc::VgprPair(n) => set.insert_range(usize::from(n), 2),
+            _ => {}
+        }
+    }
+    set
+}
+
+/// The SGPRs an assignment list names.
+fn named_sgprs(assignments: &[Assignment]) -> RegisterSet {
+    let mut set = RegisterSet::EMPTY;
+    for a in assignments {
+        if let Loc::Sgpr(n) = a.loc {
+            set.insert(usize::from(n));
+        }
+    }
+    set
+}
+
+/// The word an assignment gives VGPR `index`, if it names it.
+fn word_for(a: &Assignment, index: usize) -> Option<u32> {
+    match a.loc {
+        Loc::Vgpr(n) if usize::from(n) == index => Some(a.value as u32),
+        Loc::VgprPair(n) if usize::from(n) == index => Some(a.value as u32),
+        Loc::VgprPair(n) if usize::from(n) + 1 == index => Some((a.value >> 32) as u32),
+        _ => None,
     }
 }
 
-fn run_row_inner(row: &Row) -> Result<Vec<Mismatch>, String> {
-    let instr =
-        asm::parse(row.target, &row.instruction).map_err(|e| format!("instruction: {e}"))?;
-    let mut mismatches = Vec::new();
-    if let Some(want) = &row.encoding {
-        let got =
-            asm::assemble(row.target, &row.instruction).map_err(|e| format!("instruction: {e}"))?;
-        if &got != want {
-            return Err(format!(
-                "encoding: expected {}, assembled {}",
-                format_bytes(want),
-                format_bytes(&got)
-            ));
-        }
-    }
-    let mut wave = prepare_wave(row.target, row.mode, &row.inputs)?;
-    if row.expected.iter().any(|a| a.loc == Loc::Exec) {
-        return Err("exec belongs in the inputs".into());
-    }
-    poison_inactive_lanes(&mut wave, &row.inputs)?;
-    let before = wave.clone();
-    crate::execute(row.target, &mut wave, &instr).map_err(|e| e.to_string())?;
+/// Runs rows one after another on one reused wave, so the work per row is
+/// proportional to what the row touches: the registers its inputs and
+/// expectations name and the ones the instruction wrote, never the whole
+/// register file.
+#[derive(Clone, Debug)]
+pub struct Replayer {
+    wave: Wave,
+    /// The lanes of every VGPR the inputs name, as loaded before execution.
+    before: Vec<(usize, [u32; MAX_LANES])>,
+    /// Instructions already parsed, per target (in `Target::ALL` order):
+    /// large captures repeat a few instructions with many inputs.
+    parsed: Vec<HashMap<String, Instruction>>,
+}
 
-    // What every register should hold: unchanged, except named values in active lanes.
-    let mut want = before.clone();
-    let exec = before.exec();
-    for pass in [false, true] {
-        for a in row.expected.iter().filter(|a| a.lane.is_some() == pass) {
-            apply(&mut want, a, &mut |w, a, lane| {
-                if a.lane.is_none() && exec >> lane & 1 == 0 {
-                    return Ok(());
-                }
-                match a.loc {
-                    Loc::Vgpr(n) => w.set_vgpr(usize::from(n), lane, a.value as u32),
-                    Loc::VgprPair(n) => w.set_vgpr64(usize::from(n), lane, a.value),
-                    _ => Ok(()),
-                }
-            })?;
+/// Parsed instructions kept per target before the cache starts over.
+const PARSED_CACHE: usize = 4096;
+
+impl Default for Replayer {
+    fn default() -> Replayer {
+        Replayer::new()
+    }
+}
+
+impl Replayer {
+    /// A replayer with an empty wave.
+    pub fn new() -> Replayer {
+        Replayer {
+            wave: Wave::new(WaveSize::Wave64),
+            before: Vec::new(),
+            parsed: Target::ALL.iter().map(|_| HashMap::new()).collect(),
         }
     }
-    for r in 0..NUM_VGPRS {
-        let lanes: Vec<(u32, u32)> = (0..wave.lanes())
-            .map(|l| (want.vgpr(r, l).unwrap_or(0), wave.vgpr(r, l).unwrap_or(0)))
-            .collect();
-        if lanes.iter().all(|(e, a)| e == a) {
-            continue;
+
+    /// Run one row and compare bit for bit (see [`run_row`]).
+    pub fn run(&mut self, row: &Row) -> Outcome {
+        match self.run_inner(row) {
+            Ok(m) if m.is_empty() => Outcome::Pass,
+            Ok(m) => Outcome::Fail(m),
+            Err(e) => Outcome::Error(e),
         }
-        let uniform = lanes.windows(2).all(|w| w[0] == w[1]);
-        if uniform {
-            let (expected, actual) = lanes[0];
-            mismatches.push(Mismatch {
-                register: format!("v{r}"),
-                expected,
-                actual,
-            });
-        } else {
-            for (l, &(expected, actual)) in lanes.iter().enumerate() {
-                if expected != actual {
+    }
+
+    /// VGPR `index` of every lane before execution.
+    fn before(&self, index: usize) -> [u32; MAX_LANES] {
+        self.before
+            .iter()
+            .find(|(r, _)| *r == index)
+            .map_or([0; MAX_LANES], |(_, lanes)| *lanes)
+    }
+
+    /// `row`'s instruction, parsed (or found among those already parsed).
+    fn instruction(&mut self, row: &Row) -> Result<Instruction, String> {
+        let cache = Target::ALL
+            .iter()
+            .position(|&t| t == row.target)
+            .and_then(|i| self.parsed.get_mut(i));
+        if let Some(instr) = cache.as_ref().and_then(|c| c.get(&row.instruction)) {
+            return Ok(*instr);
+        }
+        let instr =
+            asm::parse(row.target, &row.instruction).map_err(|e| format!("instruction: {e}"))?;
+        if let Some(cache) = cache {
+            if cache.len() >= PARSED_CACHE {
+                cache.clear();
+            }
+            cache.insert(row.instruction.clone(), instr);
+        }
+        Ok(instr)
+    }
+
+    fn run_inner(&mut self, row: &Row) -> Result<Vec<Mismatch>, String> {
+        let instr = self.instruction(row)?;
+        if let Some(want) = &row.encoding {
+            let got = asm::assemble(row.target, &row.instruction)
+                .map_err(|e| format!("instruction: {e}"))?;
+            if &got != want {
+                return Err(format!(
+                    "encoding: expected {}, assembled {}",
+                    format_bytes(want),
+                    format_bytes(&got)
+                ));
+            }
+        }
+        if row.expected.iter().any(|a| a.loc == Loc::Exec) {
+            return Err("exec belongs in the inputs".into());
+        }
+        prepare(&mut self.wave, row.target, row.mode, &row.inputs)?;
+        let lanes = self.wave.lanes();
+        for a in &row.expected {
+            named_lanes(a, lanes)?;
+        }
+        self.before.clear();
+        for r in named_vgprs(&row.inputs).iter() {
+            let mut lanes = [0; MAX_LANES];
+            for (lane, &word) in lanes
+                .iter_mut()
+                .zip(self.wave.vgpr_lanes(r).unwrap_or_default())
+            {
+                *lane = word;
+            }
+            self.before.push((r, lanes));
+        }
+        // The inputs' writes are not the instruction's.
+        self.wave.take_written();
+        crate::execute(row.target, &mut self.wave, &instr).map_err(|e| e.to_string())?;
+        let written = self.wave.take_written();
+        let exec = self.wave.exec();
+
+        // Every register the row names or the instruction wrote must hold
+        // the expected value (named, in active lanes for a whole-register
+        // assignment) or else its value before. A register in neither set
+        // was not written, so it holds its value before.
+        let mut mismatches = Vec::new();
+        let named = named_vgprs(&row.expected);
+        for r in named.union(written.vgprs).iter() {
+            let mut want = self.before(r);
+            for pass in [false, true] {
+                for a in row.expected.iter().filter(|a| a.lane.is_some() == pass) {
+                    let Some(word) = word_for(a, r) else {
+                        continue;
+                    };
+                    for lane in named_lanes(a, lanes)? {
+                        if a.lane.is_some() || exec >> lane & 1 != 0 {
+                            if let Some(w) = want.get_mut(lane) {
+                                *w = word;
+                            }
+                        }
+                    }
+                }
+            }
+            let actual = self
+                .wave
+                .vgpr_lanes(r)
+                .ok_or_else(|| format!("v{r}: register out of range"))?;
+            let found = mismatches.len();
+            compare_register(r, &want[..lanes], actual, &mut mismatches);
+            // A write the row does not name fails even with the old bits.
+            if !named.contains(r) && mismatches.len() == found {
+                mismatches.push(Mismatch {
+                    register: format!("v{r}"),
+                    expected: want.first().copied().unwrap_or(0),
+                    actual: actual.first().copied().unwrap_or(0),
+                    note: Some(UNNAMED_REGISTER_WRITTEN),
+                });
+            }
+        }
+        let named_s = named_sgprs(&row.expected);
+        for s in named_s.union(written.sgprs).iter() {
+            let last = |list: &[Assignment]| {
+                list.iter().rev().find_map(|a| match a.loc {
+                    Loc::Sgpr(n) if usize::from(n) == s => Some(a.value as u32),
+                    _ => None,
+                })
+            };
+            let before = last(&row.inputs).unwrap_or(0);
+            let expected = last(&row.expected).unwrap_or(before);
+            let actual = self.wave.sgpr(s).map_err(|e| e.to_string())?;
+            if expected != actual || !named_s.contains(s) {
+                mismatches.push(Mismatch {
+                    register: format!("s{s}"),
+                    expected,
+                    actual,
+                    note: (expected == actual).then_some(UNNAMED_REGISTER_WRITTEN),
+                });
+            }
+        }
+        let kept = kept_bits(row.target, &instr);
+        let partial_exec = exec != self.wave.size().exec_mask();
+        if mismatches.is_empty() && (partial_exec || kept.is_some()) {
+            self.check_left_alone(row, &instr, written.vgprs, kept, &mut mismatches)?;
+        }
+        Ok(mismatches)
+    }
+
+    /// Bits the instruction must leave alone: every bit of an inactive lane
+    /// (EXEC bit 0), and in the active lanes the part of the destination a
+    /// 16-bit or SDWA result keeps ([`kept_bits`]). It must not write them
+    /// at all, not even with the bits they held, so run the row again with
+    /// those bits inverted in every register it wrote: a bit written with a
+    /// value that does not follow the inversion differs from its old value
+    /// in the first run or in this one. The other bits compute as before:
+    /// lanes do not see each other, and a result never depends on the
+    /// destination bits it keeps (a source in the same register is read
+    /// before the write and is not checked here).
+    fn check_left_alone(
+        &mut self,
+        row: &Row,
+        instr: &Instruction,
+        written: RegisterSet,
+        kept: Option<(usize, u32)>,
+        mismatches: &mut Vec<Mismatch>,
+    ) -> Result<(), String> {
+        prepare(&mut self.wave, row.target, row.mode, &row.inputs)?;
+        let exec = self.wave.exec();
+        let alone = |r: usize, lane: usize| -> u32 {
+            if exec >> lane & 1 == 0 {
+                u32::MAX
+            } else {
+                match kept {
+                    Some((dst, bits)) if dst == r => bits,
+                    _ => 0,
+                }
+            }
+        };
+        for r in written.iter() {
+            if let Some(regs) = self.wave.vgpr_lanes_mut(r) {
+                for (lane, word) in regs.iter_mut().enumerate() {
+                    *word ^= alone(r, lane);
+                }
+            }
+        }
+        self.wave.take_written();
+        crate::execute(row.target, &mut self.wave, instr).map_err(|e| e.to_string())?;
+        let again = self.wave.take_written();
+        for r in written.union(again.vgprs).iter() {
+            let before = self.before(r);
+            let inverted = |lane| {
+                if written.contains(r) {
+                    alone(r, lane)
+                } else {
+                    0
+                }
+            };
+            let actual = self
+                .wave
+                .vgpr_lanes(r)
+                .ok_or_else(|| format!("v{r}: register out of range"))?;
+            for (lane, (&word, &old)) in actual.iter().zip(&before).enumerate() {
+                let mask = alone(r, lane);
+                let want = old ^ inverted(lane);
+                if (word ^ want) & mask != 0 {
+                    // The bits to leave alone as they should be, the rest as written.
                     mismatches.push(Mismatch {
-                        register: format!("v{r}[{l}]"),
-                        expected,
-                        actual,
+                        register: format!("v{r}[{lane}]"),
+                        expected: word & !mask | want & mask,
+                        actual: word,
+                        note: Some(LEFT_ALONE_BITS_WRITTEN),
                     });
                 }
             }
         }
+        Ok(())
     }
-    for s in 0..NUM_SGPRS {
-        let (expected, actual) = (want.sgpr(s).unwrap_or(0), wave.sgpr(s).unwrap_or(0));
-        if expected != actual {
-            mismatches.push(Mismatch {
-                register: format!("s{s}"),
+}
+
+/// The destination register of `instr` and the bits of it that an active
+/// lane keeps, when there are any (docs/semantics.md, registers and
+/// halves): a true16 16-bit result keeps the other half; a GFX10 F16 result
+/// keeps bits 31:16 (GFX9 zeroes them); an SDWA UNUSED_PRESERVE result
+/// keeps the bits outside its dst_sel field. Stated here from the target's
+/// policies, apart from the executor's write-back, which it checks.
+fn kept_bits(target: Target, instr: &Instruction) -> Option<(usize, u32)> {
+    let Operand::Vgpr { index, part } = instr.dst else {
+        return None;
+    };
+    let spec = target.spec();
+    let bits = match instr.sdwa {
+        Some(sdwa) if sdwa.dst_unused == DstUnused::Preserve => {
+            let (shift, width) = sdwa.dst_sel.field_bits();
+            let field = u32::MAX.checked_shr(32 - width).unwrap_or(0) << shift;
+            !field
+        }
+        Some(_) => 0,
+        None if instr.opcode.format() != FormatKind::F16 => 0,
+        None if spec.true16.value && part == Part::Hi => 0x0000_ffff,
+        None if spec.true16.value => 0xffff_0000,
+        None if spec.f16_dst_high.value == F16DstHigh::Preserve => 0xffff_0000,
+        None => 0,
+    };
+    (bits != 0).then_some((usize::from(index), bits))
+}
+
+/// Compare one register's lanes; a difference that is the same in every
+/// lane is reported once, as the whole register.
+fn compare_register(index: usize, want: &[u32], actual: &[u32], out: &mut Vec<Mismatch>) {
+    if want == actual {
+        return;
+    }
+    let pairs = want.iter().zip(actual);
+    let first = (want.first(), actual.first());
+    let uniform =
+        want.iter().all(|w| Some(w) == first.0) && actual.iter().all(|a| Some(a) == first.1);
+    if uniform {
+        if let (Some(&expected), Some(&actual)) = first {
+            out.push(Mismatch {
+                register: format!("v{index}"),
                 expected,
                 actual,
+                note: None,
+            });
+        }
+        return;
+    }
+    for (lane, (&expected, &actual)) in pairs.enumerate() {
+        if expected != actual {
+            out.push(Mismatch {
+                register: format!("v{index}[{lane}]"),
+                expected,
+                actual,
+                note: None,
             });
         }
     }
-    Ok(mismatches)
+}
+
+/// Run one row and compare bit for bit.
+///
+/// The inputs are the truth: every value they give is in the register file
+/// before execution, in active and inactive lanes alike, and registers they
+/// leave unnamed are 0. The row passes when every register and lane the
+/// expected column names holds that value (a whole-register value applies
+/// to the active lanes), every other one holds its value before, and the
+/// instruction wrote neither a register the expected column leaves unnamed,
+/// nor an inactive lane, nor the bits a 16-bit or SDWA result keeps, not
+/// even with the bits they held. Each
+/// [`Replayer::run`] costs what the row touches; this function makes a new
+/// replayer per call.
+pub fn run_row(row: &Row) -> Outcome {
+    Replayer::new().run(row)
 }
 
 /// Bytes in llvm-mc's `[0x..,0x..]` form.
@@ -687,5 +980,148 @@ mod tests {
             "gfx1201\t0xf0\tv_fract_f32 v0, v1\tv1=0x0\tv0=0x0\t[0x01,0xzz]"
         )
         .is_err());
+    }
+
+    /// Parse one row and run it.
+    fn outcome(text: &str) -> Outcome {
+        let row = parse_line(1, text)
+            .expect("the row parses")
+            .expect("not a comment");
+        run_row(&row)
+    }
+
+    /// Run `f` with the executor's write-back broken by `fault`.
+    fn with_fault<T>(fault: crate::exec::fault::Fault, f: impl FnOnce() -> T) -> T {
+        crate::exec::fault::set(fault);
+        let out = f();
+        crate::exec::fault::set(crate::exec::fault::Fault::None);
+        out
+    }
+
+    fn failed_registers(o: &Outcome) -> Vec<String> {
+        match o {
+            Outcome::Fail(m) => m.iter().map(|m| m.register.clone()).collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_write_back_that_ignores_exec_fails_rows() {
+        use crate::exec::fault::Fault;
+        // Lane 3 inactive (exec bit 3 clear): it keeps v1.
+        let named = "gfx1201\t0xf0\tv_fract_f32 v1, v0\t\
+            v0=0x3fc00000 v1=0x12345678 exec=0xfffffff7\tv1=0x3f000000 v1[3]=0x12345678";
+        // The stray write would rewrite the bits lane 3 already holds
+        // (fract(1.5) = 0.5 = 0x3f000000): only the inverted rerun sees it.
+        let same_bits = "gfx1201\t0xf0\tv_fract_f32 v1, v0\t\
+            v0=0x3fc00000 v1=0x3f000000 exec=0xfffffff7\tv1=0x3f000000";
+        // Wave64, lane 40 inactive, F64 pair.
+        let wave64 = "gfx942\t0xf0\tv_fract_f64_e32 v[0:1], v[2:3]\t\
+            v[2:3]=0x3ff8000000000000 v[0:1]=0x0123456789abcdef exec=0xfffffeffffffffff\t\
+            v[0:1]=0x3fe0000000000000";
+        for row in [named, same_bits, wave64] {
+            assert_eq!(outcome(row), Outcome::Pass, "{row}");
+        }
+        let broken = |row| with_fault(Fault::IgnoreExec, || outcome(row));
+        assert_eq!(failed_registers(&broken(named)), ["v1[3]"]);
+        let Outcome::Fail(m) = broken(same_bits) else {
+            panic!("a same-bits write into an inactive lane passed");
+        };
+        assert_eq!(
+            m,
+            [Mismatch {
+                register: "v1[3]".into(),
+                // The rerun's lane 3 held the inverted 0x3f000000.
+                expected: 0xc0ff_ffff,
+                actual: 0x3f00_0000,
+                note: Some(LEFT_ALONE_BITS_WRITTEN),
+            }]
+        );
+        assert_eq!(failed_registers(&broken(wave64)), ["v0[40]", "v1[40]"]);
+    }
+
+    #[test]
+    fn a_write_back_that_clobbers_the_other_half_fails_rows() {
+        use crate::exec::fault::Fault;
+        let rows = [
+            // true16 high half: the low half is kept [hw gfx1201].
+            "gfx1201\t0xf0\tv_fract_f16_e32 v1.h, v0.l\tv0=0x00003e00 v1=0x12345678\tv1=0x38005678",
+            // true16 low half.
+            "gfx1201\t0xf0\tv_fract_f16_e32 v1.l, v0.l\tv0=0x00003e00 v1=0x12345678\tv1=0x12343800",
+            // GFX10 keeps the high half [hw gfx1030].
+            "gfx1030\t0xf0\tv_fract_f16_e32 v1, v0\tv0=0x00003e00 v1=0x12345678\tv1=0x12343800",
+        ];
+        for row in rows {
+            assert_eq!(outcome(row), Outcome::Pass, "{row}");
+            let broken = with_fault(Fault::ClobberOtherHalf, || outcome(row));
+            assert_eq!(failed_registers(&broken), ["v1"], "{row}");
+        }
+        // The kept half already 0: clearing it rewrites the same bits, and
+        // only the rerun with the kept half inverted sees it, in every lane.
+        for row in [
+            "gfx1201\t0xf0\tv_fract_f16_e32 v1.l, v0.l\tv0=0x00003e00 v1=0x00001234\tv1=0x00003800",
+            "gfx1030\t0xf0\tv_fract_f16_e32 v1, v0\tv0=0x00003e00 v1=0x00001234\tv1=0x00003800",
+        ] {
+            assert_eq!(outcome(row), Outcome::Pass, "{row}");
+            let Outcome::Fail(m) = with_fault(Fault::ClobberOtherHalf, || outcome(row)) else {
+                panic!("{row}: a same-bits write into the kept half passed");
+            };
+            assert_eq!(m.len(), 32, "{row}");
+            assert_eq!(
+                m.first(),
+                Some(&Mismatch {
+                    register: "v1[0]".into(),
+                    expected: 0xffff_3800,
+                    actual: 0x0000_3800,
+                    note: Some(LEFT_ALONE_BITS_WRITTEN),
+                }),
+                "{row}"
+            );
+        }
+        // Every F16 row of the public hardware set fails too (destinations
+        // start as 0xa5a5a5a5); SDWA merges its dst_sel field apart from
+        // this write-back.
+        let corpus = include_str!("../../tests/captures/hw-public.tsv");
+        let mut f16_rows = 0;
+        for (i, line) in corpus.lines().enumerate() {
+            let Ok(Some(row)) = parse_line(i + 1, line) else {
+                continue;
+            };
+            assert_eq!(run_row(&row), Outcome::Pass, "{line}");
+            if row.instruction.contains("_f16") && !row.instruction.contains("_sdwa") {
+                f16_rows += 1;
+                let broken = with_fault(Fault::ClobberOtherHalf, || run_row(&row));
+                assert!(matches!(broken, Outcome::Fail(_)), "{line}");
+            }
+        }
+        assert!(f16_rows >= 20, "{f16_rows} F16 rows");
+    }
+
+    #[test]
+    fn a_write_back_that_drops_lanes_32_to_63_fails_wave64_rows() {
+        use crate::exec::fault::Fault;
+        let row =
+            "gfx1201\t0xf0\tv_fract_f32 v1, v0\tv0=0x3fc00000 v1=0x12345678 wave=64\tv1=0x3f000000";
+        assert_eq!(outcome(row), Outcome::Pass);
+        let broken = with_fault(Fault::SkipHighLanes, || outcome(row));
+        let want: Vec<String> = (32..64).map(|l| format!("v1[{l}]")).collect();
+        assert_eq!(failed_registers(&broken), want);
+    }
+
+    #[test]
+    fn a_reused_replayer_forgets_the_previous_row() {
+        // Each row reads a register the row before wrote or named; unnamed,
+        // it must read 0: fract(0) = 0, ldexp(1.5, 0) = 1.5.
+        let rows = [
+            "gfx942\t0xf0\tv_fract_f32_e32 v9, v0\tv0=0x3fc00000 exec=0x1\tv9[0]=0x3f000000",
+            "gfx1201\t0xf0\tv_fract_f32 v1, v9\tv1=0x12345678\tv1=0x00000000",
+            "gfx1201\t0xf0\tv_ldexp_f32 v1, v0, s4\tv0=0x3fc00000 s4=0x00000001\tv1=0x40400000",
+            "gfx1201\t0xf0\tv_ldexp_f32 v1, v0, s4\tv0=0x3fc00000\tv1=0x3fc00000",
+        ];
+        let mut replayer = Replayer::new();
+        for row in rows {
+            let parsed = parse_line(1, row).expect("parses").expect("a row");
+            assert_eq!(replayer.run(&parsed), Outcome::Pass, "{row}");
+        }
     }
 }

@@ -154,7 +154,7 @@ fn direct<O: Operation, F: Format>(
         },
     };
     let (dst_lo, dst_hi) = split.dst();
-    run_io_dispatched::<O, F>(
+    write_back::<O, F>(
         &mut WaveIo {
             src_lo,
             src_hi,
@@ -170,6 +170,17 @@ fn direct<O: Operation, F: Format>(
         policy,
     );
     true
+}
+
+/// Run the kernel over the wave and write the active lanes' results into
+/// the destination ([`run_io_dispatched`]). Unit tests can break this
+/// write-back on purpose (the test-only `fault` module) to prove that
+/// replay notices.
+#[inline(always)]
+fn write_back<O: Operation, F: Format>(io: &mut WaveIo<'_>, policy: &Policy) {
+    #[cfg(test)]
+    fault::apply(io);
+    run_io_dispatched::<O, F>(io, policy);
 }
 
 /// The right shift that brings a 16-bit operand in register half `part` to
@@ -257,12 +268,12 @@ fn copied<O: Operation, F: Format>(
     }
     if F::WIDTH == 64 {
         let (lo, hi) = wave.vgpr_split(index, 2).ok_or(oob(index))?.dst();
-        run_io_dispatched::<O, F>(&mut io(lo, hi, 0, 0, exec), policy);
+        write_back::<O, F>(&mut io(lo, hi, 0, 0, exec), policy);
         return Ok(());
     }
     let (keep, shift) = dst_placement::<F>(spec, part);
     let dst = wave.vgpr_lanes_mut(index).ok_or(oob(index))?;
-    run_io_dispatched::<O, F>(&mut io(dst, &mut [], keep, shift, exec), policy);
+    write_back::<O, F>(&mut io(dst, &mut [], keep, shift, exec), policy);
     Ok(())
 }
 
@@ -708,4 +719,43 @@ fn read_operand(
     }
     let _ = spec;
     Ok(())
+}
+
+/// Test-only: deliberately broken write-backs (per thread), so replay's
+/// tests can show that a broken executor fails rows.
+#[cfg(test)]
+pub(crate) mod fault {
+    use crate::kernels::wave::WaveIo;
+    use std::cell::Cell;
+
+    /// How [`super::write_back`] is broken.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub(crate) enum Fault {
+        /// Not broken.
+        None,
+        /// Writes every lane, active or not.
+        IgnoreExec,
+        /// A 16-bit result clears the other half of its register.
+        ClobberOtherHalf,
+        /// Lanes 32-63 are never written.
+        SkipHighLanes,
+    }
+
+    thread_local! {
+        static FAULT: Cell<Fault> = const { Cell::new(Fault::None) };
+    }
+
+    /// Break the write-back of this thread's executions until reset.
+    pub(crate) fn set(fault: Fault) {
+        FAULT.with(|f| f.set(fault));
+    }
+
+    pub(super) fn apply(io: &mut WaveIo<'_>) {
+        match FAULT.with(Cell::get) {
+            Fault::None => {}
+            Fault::IgnoreExec => io.exec = u64::MAX,
+            Fault::ClobberOtherHalf => io.dst_keep = 0,
+            Fault::SkipHighLanes => io.exec &= 0xffff_ffff,
+        }
+    }
 }

@@ -1,11 +1,16 @@
 //! The `amdgpu-valu` command: replay hardware captures, explain single
 //! instructions, assemble and disassemble.
 
+use std::collections::BTreeMap;
+use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::{mpsc, Mutex};
 use std::time::Instant;
 
-use amdgpu_valu::capture::{self, format_bytes, parse_assignment, Assignment, Loc, Outcome};
+use amdgpu_valu::capture::{
+    self, format_bytes, parse_assignment, Assignment, Loc, Outcome, Replayer,
+};
 use amdgpu_valu::display::value;
 use amdgpu_valu::explain::explain;
 use amdgpu_valu::kernels::FormatKind;
@@ -26,8 +31,12 @@ enum Command {
     /// With no FILE, replays the bundled corpus. Exit status: 0 every row
     /// passed, 1 a row failed, 2 usage error.
     Replay {
-        /// Capture files (.tsv).
+        /// Capture files (.tsv), read as streams: any size.
         files: Vec<PathBuf>,
+        /// Threads replaying rows (0: one per core); the report keeps the
+        /// order of the files either way.
+        #[arg(long, default_value_t = 1)]
+        jobs: usize,
     },
     /// Run one instruction and explain every decision it took.
     Eval {
@@ -88,7 +97,7 @@ const CORPUS: &[(&str, &str)] = &[
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Replay { files } => replay(&files),
+        Command::Replay { files, jobs } => replay(&files, jobs),
         Command::Eval {
             target,
             mode,
@@ -165,119 +174,377 @@ struct Tally {
     failed: usize,
 }
 
-fn replay(files: &[PathBuf]) -> Result<ExitCode, String> {
-    let mut sources: Vec<(String, String)> = Vec::new();
-    if files.is_empty() {
-        sources.extend(CORPUS.iter().map(|(n, t)| (n.to_string(), t.to_string())));
-    }
-    for f in files {
-        let bytes = std::fs::read(f).map_err(|e| format!("{}: {e}", f.display()))?;
-        // Invalid UTF-8 becomes U+FFFD, so the row holding it is reported
-        // as malformed at its line instead of refusing the whole file.
-        let text = String::from_utf8_lossy(&bytes).into_owned();
-        sources.push((f.display().to_string(), text));
-    }
-    let start = Instant::now();
-    let mut per_target: Vec<(Target, Tally)> =
-        Target::ALL.iter().map(|&t| (t, Tally::default())).collect();
-    let mut unparsed = Tally::default();
-    // Long replays report progress on stderr about once a second.
-    let mut last_progress = Instant::now();
-    let mut done = 0usize;
-    for (name, text) in &sources {
-        for (index, line) in text.lines().enumerate() {
-            let line_no = index + 1;
-            if last_progress.elapsed().as_secs() >= 1 {
-                eprintln!(
-                    "replay: {name}:{line_no}, {done} rows in {:.1} s",
-                    start.elapsed().as_secs_f64()
-                );
-                last_progress = Instant::now();
-            }
-            let row = match capture::parse_line(line_no, line) {
-                Ok(None) => continue,
-                Ok(Some(row)) => row,
-                Err(e) => {
-                    println!(
-                        "{name}:{}:{}: malformed row: {}",
-                        e.line, e.column, e.message
-                    );
-                    println!("    {line}");
-                    unparsed.rows += 1;
-                    unparsed.failed += 1;
-                    continue;
-                }
-            };
-            let tally = per_target
-                .iter_mut()
-                .find(|(t, _)| *t == row.target)
-                .map(|(_, t)| t)
-                .ok_or("target table is incomplete")?;
-            tally.rows += 1;
-            done += 1;
-            match capture::run_row(&row) {
-                Outcome::Pass => tally.passed += 1,
-                Outcome::Fail(mismatches) => {
-                    tally.failed += 1;
-                    println!("{name}:{line_no}: FAIL {}", row.text);
-                    for m in mismatches {
-                        println!(
-                            "    {}: expected {:#010x}, actual {:#010x}",
-                            m.register, m.expected, m.actual
-                        );
-                    }
-                }
-                Outcome::Error(reason) => {
-                    tally.failed += 1;
-                    let column = if reason.starts_with("instruction") {
-                        row.instruction_column
-                    } else {
-                        1
-                    };
-                    println!("{name}:{line_no}:{column}: error: {reason}");
-                    println!("    {}", row.text);
-                }
-            }
+impl Tally {
+    fn add(&mut self, passed: bool) {
+        self.rows += 1;
+        if passed {
+            self.passed += 1;
+        } else {
+            self.failed += 1;
         }
     }
-    let elapsed = start.elapsed();
-    println!();
-    println!(
+}
+
+/// One row's result: its target (None when the row is malformed), whether
+/// it passed, and the lines to print (empty for a pass).
+struct RowReport {
+    target: Option<Target>,
+    passed: bool,
+    output: String,
+}
+
+/// Replay one line of a capture file; None for a comment or a blank line.
+fn replay_line(
+    replayer: &mut Replayer,
+    name: &str,
+    line_no: usize,
+    line: &str,
+) -> Option<RowReport> {
+    let row = match capture::parse_line(line_no, line) {
+        Ok(None) => return None,
+        Ok(Some(row)) => row,
+        Err(e) => {
+            return Some(RowReport {
+                target: None,
+                passed: false,
+                output: format!(
+                    "{name}:{}:{}: malformed row: {}\n    {line}\n",
+                    e.line, e.column, e.message
+                ),
+            })
+        }
+    };
+    let mut output = String::new();
+    let passed = match replayer.run(&row) {
+        Outcome::Pass => true,
+        Outcome::Fail(mismatches) => {
+            output.push_str(&format!("{name}:{line_no}: FAIL {}\n", row.text));
+            for m in mismatches {
+                let note = m.note.map(|n| format!(" ({n})")).unwrap_or_default();
+                output.push_str(&format!(
+                    "    {}: expected {:#010x}, actual {:#010x}{note}\n",
+                    m.register, m.expected, m.actual
+                ));
+            }
+            false
+        }
+        Outcome::Error(reason) => {
+            let column = if reason.starts_with("instruction") {
+                row.instruction_column
+            } else {
+                1
+            };
+            output.push_str(&format!(
+                "{name}:{line_no}:{column}: error: {reason}\n    {}\n",
+                row.text
+            ));
+            false
+        }
+    };
+    Some(RowReport {
+        target: Some(row.target),
+        passed,
+        output,
+    })
+}
+
+/// The next line of `reader` into `buf`, without its `\n` or `\r\n`, as
+/// `str::lines` splits; false at the end.
+fn next_line(reader: &mut dyn BufRead, buf: &mut Vec<u8>) -> std::io::Result<bool> {
+    buf.clear();
+    if reader.read_until(b'\n', buf)? == 0 {
+        return Ok(false);
+    }
+    if buf.last() == Some(&b'\n') {
+        buf.pop();
+        if buf.last() == Some(&b'\r') {
+            buf.pop();
+        }
+    }
+    Ok(true)
+}
+
+/// Counts per target and for malformed rows, and progress on stderr.
+struct Summary {
+    per_target: Vec<(Target, Tally)>,
+    malformed: Tally,
+    rows: usize,
+    start: Instant,
+    last_progress: Instant,
+}
+
+impl Summary {
+    fn new() -> Summary {
+        let now = Instant::now();
+        Summary {
+            per_target: Target::ALL.iter().map(|&t| (t, Tally::default())).collect(),
+            malformed: Tally::default(),
+            rows: 0,
+            start: now,
+            last_progress: now,
+        }
+    }
+
+    fn add(&mut self, report: &RowReport) {
+        self.rows += 1;
+        let tally = report
+            .target
+            .and_then(|target| self.per_target.iter_mut().find(|(t, _)| *t == target))
+            .map_or(&mut self.malformed, |(_, tally)| tally);
+        tally.add(report.passed);
+    }
+
+    /// Long replays report progress on stderr about once a second (the
+    /// clock is read every 256 lines).
+    fn progress(&mut self, name: &str, line_no: usize) {
+        if line_no.is_multiple_of(256) && self.last_progress.elapsed().as_secs() >= 1 {
+            eprintln!(
+                "replay: {name}:{line_no}, {} rows in {:.1} s",
+                self.rows,
+                self.start.elapsed().as_secs_f64()
+            );
+            self.last_progress = Instant::now();
+        }
+    }
+}
+
+/// A capture file to stream.
+type Source = (String, Box<dyn BufRead + Send>);
+
+fn replay(files: &[PathBuf], jobs: usize) -> Result<ExitCode, String> {
+    // Open every file first, so an unreadable one is a usage error before
+    // any row runs; then stream the rows (memory does not grow with the files).
+    let mut sources: Vec<Source> = Vec::new();
+    if files.is_empty() {
+        for &(name, text) in CORPUS {
+            sources.push((name.to_string(), Box::new(text.as_bytes())));
+        }
+    }
+    for f in files {
+        let file = std::fs::File::open(f).map_err(|e| format!("{}: {e}", f.display()))?;
+        if file.metadata().is_ok_and(|m| m.is_dir()) {
+            return Err(format!("{}: is a directory", f.display()));
+        }
+        let reader = std::io::BufReader::with_capacity(1 << 16, file);
+        sources.push((f.display().to_string(), Box::new(reader)));
+    }
+    let file_count = sources.len();
+    let jobs = match jobs {
+        0 => std::thread::available_parallelism().map_or(1, usize::from),
+        n => n,
+    };
+    let mut summary = Summary::new();
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    if jobs == 1 {
+        replay_sequential(sources, &mut summary, &mut out)?;
+    } else {
+        replay_parallel(sources, jobs, &mut summary, &mut out)?;
+    }
+    let elapsed = summary.start.elapsed();
+    let w = |e: std::io::Error| format!("writing the report: {e}");
+    writeln!(out).map_err(w)?;
+    writeln!(
+        out,
         "{:<10} {:>6} {:>7} {:>7}",
         "target", "rows", "passed", "failed"
-    );
-    let (mut passed, mut failed) = (unparsed.passed, unparsed.failed);
-    for (t, tally) in &per_target {
+    )
+    .map_err(w)?;
+    let (mut passed, mut failed) = (0, summary.malformed.failed);
+    for (t, tally) in &summary.per_target {
         if tally.rows == 0 {
             continue;
         }
-        println!(
+        writeln!(
+            out,
             "{:<10} {:>6} {:>7} {:>7}",
             t.name(),
             tally.rows,
             tally.passed,
             tally.failed
-        );
+        )
+        .map_err(w)?;
         passed += tally.passed;
         failed += tally.failed;
     }
-    if unparsed.rows > 0 {
-        println!(
+    if summary.malformed.rows > 0 {
+        writeln!(
+            out,
             "{:<10} {:>6} {:>7} {:>7}",
-            "malformed", unparsed.rows, 0, unparsed.failed
-        );
+            "malformed", summary.malformed.rows, 0, summary.malformed.failed
+        )
+        .map_err(w)?;
     }
-    println!(
-        "replayed {} file(s), {} row(s) in {:.1} ms",
-        sources.len(),
+    writeln!(
+        out,
+        "replayed {file_count} file(s), {} row(s) in {:.1} ms",
         passed + failed,
         elapsed.as_secs_f64() * 1e3
-    );
-    println!("{passed} passed, {failed} failed");
+    )
+    .map_err(w)?;
+    writeln!(out, "{passed} passed, {failed} failed").map_err(w)?;
+    out.flush().map_err(w)?;
     Ok(if failed > 0 {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
+    })
+}
+
+fn replay_sequential(
+    sources: Vec<Source>,
+    summary: &mut Summary,
+    out: &mut dyn Write,
+) -> Result<(), String> {
+    let mut replayer = Replayer::new();
+    let mut buf = Vec::new();
+    for (name, mut reader) in sources {
+        let mut line_no = 0;
+        while next_line(&mut reader, &mut buf).map_err(|e| format!("{name}: {e}"))? {
+            line_no += 1;
+            summary.progress(&name, line_no);
+            // Invalid UTF-8 becomes U+FFFD, so the row holding it is
+            // reported as malformed at its line.
+            let line = String::from_utf8_lossy(&buf);
+            if let Some(report) = replay_line(&mut replayer, &name, line_no, &line) {
+                out.write_all(report.output.as_bytes())
+                    .map_err(|e| format!("writing the report: {e}"))?;
+                summary.add(&report);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Lines per unit of work sent to a thread.
+const BATCH_LINES: usize = 2048;
+
+/// Consecutive lines of one file: (source index, first line's number, lines).
+type Batch = (usize, usize, Vec<String>);
+
+/// A finished batch: its sequence number and reports (None: the thread
+/// running it panicked).
+type Done = (usize, Option<Vec<RowReport>>);
+
+/// Tells the printing thread when a replay thread panics, so it stops
+/// waiting for that thread's batch instead of waiting forever.
+struct PanicGuard(mpsc::Sender<Done>);
+
+impl Drop for PanicGuard {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            let _ = self.0.send((usize::MAX, None));
+        }
+    }
+}
+
+/// `--jobs N`: batches of lines run on N threads, each with its own wave;
+/// their reports are printed in file order. At most a few batches per
+/// thread are in flight, so memory stays flat.
+fn replay_parallel(
+    sources: Vec<Source>,
+    jobs: usize,
+    summary: &mut Summary,
+    out: &mut dyn Write,
+) -> Result<(), String> {
+    let names: Vec<String> = sources.iter().map(|(n, _)| n.clone()).collect();
+    let window = jobs * 4;
+    let (work_tx, work_rx) = mpsc::sync_channel::<(usize, Batch)>(window);
+    let work_rx = Mutex::new(work_rx);
+    std::thread::scope(|scope| {
+        let (done_tx, done_rx) = mpsc::channel::<Done>();
+        for _ in 0..jobs {
+            let (work_rx, done_tx, names) = (&work_rx, done_tx.clone(), &names);
+            scope.spawn(move || {
+                let _guard = PanicGuard(done_tx.clone());
+                let mut replayer = Replayer::new();
+                loop {
+                    let next = match work_rx.lock() {
+                        Ok(rx) => rx.recv(),
+                        Err(_) => return,
+                    };
+                    let Ok((seq, (source, first, lines))) = next else {
+                        return;
+                    };
+                    let name = names.get(source).map_or("", String::as_str);
+                    let reports = lines
+                        .iter()
+                        .enumerate()
+                        .filter_map(|(i, line)| replay_line(&mut replayer, name, first + i, line))
+                        .collect();
+                    if done_tx.send((seq, Some(reports))).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+        drop(done_tx);
+
+        // Read and send batches; print finished ones in order.
+        let mut pending: BTreeMap<usize, Vec<RowReport>> = BTreeMap::new();
+        let (mut sent, mut printed) = (0usize, 0usize);
+        let mut collect = |pending: &mut BTreeMap<usize, Vec<RowReport>>,
+                           printed: &mut usize,
+                           summary: &mut Summary|
+         -> Result<(), String> {
+            let (seq, reports) = done_rx
+                .recv()
+                .map_err(|_| "the replay threads stopped".to_string())?;
+            let reports = reports.ok_or("a replay thread panicked")?;
+            pending.insert(seq, reports);
+            while let Some(reports) = pending.remove(printed) {
+                for report in &reports {
+                    out.write_all(report.output.as_bytes())
+                        .map_err(|e| format!("writing the report: {e}"))?;
+                    summary.add(report);
+                }
+                *printed += 1;
+            }
+            Ok(())
+        };
+        let mut buf = Vec::new();
+        let mut result = Ok(());
+        'files: for (source, (name, mut reader)) in sources.into_iter().enumerate() {
+            let mut line_no = 0;
+            let mut lines = Vec::new();
+            loop {
+                let more = match next_line(&mut reader, &mut buf) {
+                    Ok(more) => more,
+                    Err(e) => {
+                        result = Err(format!("{name}: {e}"));
+                        break 'files;
+                    }
+                };
+                if more {
+                    line_no += 1;
+                    lines.push(String::from_utf8_lossy(&buf).into_owned());
+                }
+                if lines.len() == BATCH_LINES || (!more && !lines.is_empty()) {
+                    while sent.saturating_sub(printed) >= window {
+                        if let Err(e) = collect(&mut pending, &mut printed, summary) {
+                            result = Err(e);
+                            break 'files;
+                        }
+                    }
+                    summary.progress(&name, line_no);
+                    let first = (line_no + 1).saturating_sub(lines.len());
+                    let batch = (source, first, core::mem::take(&mut lines));
+                    if work_tx.send((sent, batch)).is_err() {
+                        result = Err("the replay threads stopped".into());
+                        break 'files;
+                    }
+                    sent += 1;
+                }
+                if !more {
+                    break;
+                }
+            }
+        }
+        drop(work_tx);
+        while result.is_ok() && printed < sent {
+            result = collect(&mut pending, &mut printed, summary);
+        }
+        result
     })
 }
 

@@ -11,8 +11,85 @@ pub const NUM_SGPRS: usize = 106;
 /// Lanes stored per register (the widest wave).
 pub(crate) const MAX_LANES: usize = 64;
 
+/// A set of register numbers (VGPRs 0..256 or SGPRs 0..106), one bit each.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RegisterSet([u64; NUM_VGPRS / 64]);
+
+impl RegisterSet {
+    /// The empty set.
+    pub const EMPTY: RegisterSet = RegisterSet([0; NUM_VGPRS / 64]);
+
+    /// Add register `index` (ignored beyond 255).
+    #[inline]
+    pub fn insert(&mut self, index: usize) {
+        if let Some(word) = self.0.get_mut(index / 64) {
+            *word |= 1 << (index % 64);
+        }
+    }
+
+    /// Add registers `first..first + count` (those below 256).
+    #[inline]
+    pub fn insert_range(&mut self, first: usize, count: usize) {
+        for index in first..first.saturating_add(count) {
+            self.insert(index);
+        }
+    }
+
+    /// Whether register `index` is in the set.
+    pub fn contains(&self, index: usize) -> bool {
+        self.0
+            .get(index / 64)
+            .is_some_and(|word| word >> (index % 64) & 1 != 0)
+    }
+
+    /// Whether the set is empty.
+    pub fn is_empty(&self) -> bool {
+        self.0.iter().all(|&word| word == 0)
+    }
+
+    /// The registers in either set.
+    #[must_use]
+    pub fn union(self, other: RegisterSet) -> RegisterSet {
+        let mut out = self;
+        for (o, w) in out.0.iter_mut().zip(other.0) {
+            *o |= w;
+        }
+        out
+    }
+
+    /// The registers in the set, in increasing order.
+    pub fn iter(self) -> impl Iterator<Item = usize> {
+        self.0.into_iter().enumerate().flat_map(|(i, word)| {
+            let mut rest = word;
+            core::iter::from_fn(move || {
+                if rest == 0 {
+                    return None;
+                }
+                let bit = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                Some(i * 64 + bit)
+            })
+        })
+    }
+}
+
+/// The registers a wave handed out for writing ([`Wave::take_written`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Written {
+    /// VGPRs (any lane).
+    pub vgprs: RegisterSet,
+    /// SGPRs.
+    pub sgprs: RegisterSet,
+}
+
 /// One wave's registers.
-#[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// Besides the architectural state, a wave records which registers were
+/// handed out for writing (by a setter or to the executor), so that a caller
+/// can check exactly the registers an instruction wrote
+/// ([`Wave::take_written`]) and [`Wave::reset`] costs only the registers
+/// used. Equality compares the architectural state only.
+#[derive(Clone, Debug)]
 pub struct Wave {
     size: WaveSize,
     /// Register-major: `vgprs[r * MAX_LANES + lane]`.
@@ -22,7 +99,26 @@ pub struct Wave {
     m0: u32,
     exec: u64,
     mode: Mode,
+    /// Registers handed out for writing since the last `take_written`.
+    written: Written,
+    /// VGPRs written before the last `take_written` and since the last
+    /// reset: with `written`, every VGPR that may be non-zero.
+    dirty: RegisterSet,
 }
+
+impl PartialEq for Wave {
+    fn eq(&self, other: &Wave) -> bool {
+        self.size == other.size
+            && self.vgprs == other.vgprs
+            && self.sgprs == other.sgprs
+            && self.vcc == other.vcc
+            && self.m0 == other.m0
+            && self.exec == other.exec
+            && self.mode == other.mode
+    }
+}
+
+impl Eq for Wave {}
 
 impl Wave {
     /// A wave of `size` lanes with every register 0, every lane active and MODE 0.
@@ -35,7 +131,39 @@ impl Wave {
             m0: 0,
             exec: size.exec_mask(),
             mode: Mode(0),
+            written: Written::default(),
+            dirty: RegisterSet::EMPTY,
         }
+    }
+
+    /// Back to the state of [`Wave::new`]`(size)`, clearing only the VGPRs
+    /// written since the last reset (so reusing one wave for many small
+    /// instructions costs what they touch, not the whole register file).
+    pub fn reset(&mut self, size: WaveSize) {
+        for r in self.dirty.union(self.written.vgprs).iter() {
+            if let Some(lanes) = self.vgprs.get_mut(r * MAX_LANES..(r + 1) * MAX_LANES) {
+                lanes.fill(0);
+            }
+        }
+        self.size = size;
+        self.sgprs = [0; NUM_SGPRS];
+        self.vcc = 0;
+        self.m0 = 0;
+        self.exec = size.exec_mask();
+        self.mode = Mode(0);
+        self.written = Written::default();
+        self.dirty = RegisterSet::EMPTY;
+    }
+
+    /// The registers handed out for writing since the last call (or since
+    /// the wave was made or reset), then forget them. Every write goes
+    /// through a setter or a mutable borrow that records its register, so a
+    /// register not in the set holds what it held before. The set is by
+    /// register, every lane: which lanes changed is for the caller to check.
+    pub fn take_written(&mut self) -> Written {
+        let written = core::mem::take(&mut self.written);
+        self.dirty = self.dirty.union(written.vgprs);
+        written
     }
 
     /// A wave of `target`'s default size.
@@ -136,6 +264,7 @@ impl Wave {
     /// Set VGPR `index` of `lane`.
     pub fn set_vgpr(&mut self, index: usize, lane: usize, value: u32) -> Result<(), ExecError> {
         let i = self.check_vgpr(index, lane)?;
+        self.written.vgprs.insert(index);
         self.vgprs[i] = value;
         Ok(())
     }
@@ -195,6 +324,7 @@ impl Wave {
                 count: NUM_SGPRS,
             })?;
         *slot = value;
+        self.written.sgprs.insert(index);
         Ok(())
     }
 
@@ -208,7 +338,9 @@ impl Wave {
     pub(crate) fn vgpr_lanes_mut(&mut self, index: usize) -> Option<&mut [u32]> {
         let lanes = self.lanes();
         let start = index.checked_mul(MAX_LANES)?;
-        self.vgprs.get_mut(start..start + lanes)
+        let regs = self.vgprs.get_mut(start..start + lanes)?;
+        self.written.vgprs.insert(index);
+        Some(regs)
     }
 
     /// Registers `first..first + count` of the wave's lanes, mutable, beside
@@ -221,6 +353,7 @@ impl Wave {
         if start.checked_add(len)? > self.vgprs.len() {
             return None;
         }
+        self.written.vgprs.insert_range(first, count);
         let (before, rest) = self.vgprs.split_at_mut(start);
         let (dst, after) = rest.split_at_mut(len);
         Some(VgprSplit {

@@ -1,6 +1,10 @@
 //! `cargo xtask bench [WORDS...] [--no-e2e] [--min] [--path=WORD]`: print the
 //! kernel speed table.
 //!
+//! `cargo xtask bench replay [--rows N] [--runs N] [--jobs N] [--baseline
+//! BIN]`: replay a generated capture file of N rows (default 1,000,000) and
+//! report rows per second and peak memory (the `replay` bench target).
+//!
 //! Runs the `table` bench target of the root package (release profile, one
 //! process): every instruction, format and case on every kernel path, then
 //! wave64 `execute` end to end against the bare kernel. WORDS filter the
@@ -15,6 +19,10 @@ pub fn run(args: &[String]) -> ExitCode {
         .parent()
         .unwrap_or(Path::new("."));
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let (bench, args) = match args.split_first() {
+        Some((first, rest)) if first == "replay" => ("replay", rest),
+        _ => ("table", args),
+    };
     let status = Command::new(cargo)
         .current_dir(root)
         .args([
@@ -23,7 +31,7 @@ pub fn run(args: &[String]) -> ExitCode {
             "--package",
             "amdgpu-valu",
             "--bench",
-            "table",
+            bench,
             "--",
         ])
         .args(args)

@@ -5,6 +5,7 @@
 //! - `verify [--exhaustive]`: the kernels against the reference model.
 //! - `fixtures`: rewrite `tests/fixtures/encodings/` by asking `llvm-mc-22`.
 //! - `bench [WORDS...] [--no-e2e] [--min]`: the kernel speed table.
+//! - `bench replay [--rows N] [--jobs N] [--baseline BIN]`: replay speed and memory.
 
 use std::process::ExitCode;
 
@@ -44,7 +45,8 @@ const COMMANDS: &[Command] = &[
     },
     Command {
         name: "bench",
-        help: "print the kernel speed table [WORDS...] [--no-e2e] [--min]",
+        help: "print the kernel speed table [WORDS...] [--no-e2e] [--min]; \
+               `bench replay [--rows N] [--jobs N] [--baseline BIN]`: replay speed",
         run: bench::run,
     },
 ];
