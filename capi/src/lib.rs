@@ -347,3 +347,20 @@ pub unsafe extern "C" fn avalu_target_by_name(name: *const c_char, out: *mut u32
         unsafe { write_out(out, "out", id) }
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A panic inside a call becomes a status and a message, not an unwind
+    /// into C.
+    #[test]
+    fn a_panic_is_caught_and_reported() {
+        let status = guard(|| panic!("boom"));
+        assert_eq!(status, AvaluStatus::Panic);
+        // SAFETY: never NULL, valid until the next failing call.
+        let message = unsafe { CStr::from_ptr(avalu_last_error()) };
+        assert_eq!(message.to_str(), Ok("internal error (please report): boom"));
+        assert_eq!(guard_value(7, || -> i32 { panic!("again") }), 7);
+    }
+}

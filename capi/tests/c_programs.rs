@@ -31,7 +31,15 @@ fn lib_dir() -> PathBuf {
 }
 
 /// Libraries the Rust standard library needs in a static link.
-const NATIVE_LIBS: &[&str] = &["-lgcc_s", "-lutil", "-lrt", "-lpthread", "-lm", "-ldl", "-lc"];
+const NATIVE_LIBS: &[&str] = &[
+    "-lgcc_s",
+    "-lutil",
+    "-lrt",
+    "-lpthread",
+    "-lm",
+    "-ldl",
+    "-lc",
+];
 
 /// Whether `compiler` runs; when not, skip (or fail under CI=true).
 fn have(compiler: &str) -> bool {
@@ -50,9 +58,7 @@ fn have(compiler: &str) -> bool {
 }
 
 fn run(cmd: &mut Command) -> String {
-    let out = cmd
-        .output()
-        .unwrap_or_else(|e| panic!("{cmd:?}: {e}"));
+    let out = cmd.output().unwrap_or_else(|e| panic!("{cmd:?}: {e}"));
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(
         out.status.success(),
