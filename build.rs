@@ -10,8 +10,6 @@ use std::process::exit;
 // Header format, input hash and message, shared with amdgpu-valu-codegen.
 include!("build_support/generated_header.rs");
 
-const GENERATED_DIR: &str = "emulator/src/generated";
-
 fn main() {
     println!("cargo:rerun-if-changed={SPEC_DIR}");
     println!("cargo:rerun-if-changed={GENERATED_DIR}");
@@ -35,16 +33,11 @@ fn main() {
 /// The problems found, one line each.
 fn check() -> Result<Vec<String>, String> {
     let mut problems = Vec::new();
-    let entries = std::fs::read_dir(GENERATED_DIR).map_err(|e| format!("{GENERATED_DIR}: {e}"))?;
-    let mut generated: Vec<String> = Vec::new();
-    for entry in entries {
-        let entry = entry.map_err(|e| format!("{GENERATED_DIR}: {e}"))?;
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if name.ends_with(".rs") {
-            generated.push(format!("{GENERATED_DIR}/{name}"));
-        }
-    }
-    generated.sort();
+    let generated: Vec<String> = generated_files(Path::new("."))
+        .map_err(|(dir, e)| format!("{dir}: {e}"))?
+        .into_iter()
+        .filter(|name| name.ends_with(".rs"))
+        .collect();
     let all_inputs = spec_yaml_files(Path::new(".")).map_err(|(dir, e)| format!("{dir}: {e}"))?;
     for file in &generated {
         let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
@@ -53,7 +46,7 @@ fn check() -> Result<Vec<String>, String> {
             continue;
         };
         // mod.rs covers every spec file, so adding or removing one shows.
-        if file.ends_with("/mod.rs") && inputs != all_inputs {
+        if file == &format!("{GENERATED_DIR}/mod.rs") && inputs != all_inputs {
             problems.push(format!("{file}: isa-spec/ files were added or removed"));
             continue;
         }

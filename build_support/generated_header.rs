@@ -82,3 +82,34 @@ pub fn spec_yaml_files(root: &std::path::Path) -> Result<Vec<String>, (String, s
     out.sort();
     Ok(out)
 }
+
+/// Directory of the generated Rust modules, relative to the workspace root.
+pub const GENERATED_DIR: &str = "emulator/src/generated";
+
+/// Every file in the generated directory and its immediate subdirectories
+/// (`families/`), as workspace-relative `/`-separated paths, sorted. A
+/// missing directory has none.
+pub fn generated_files(root: &std::path::Path) -> Result<Vec<String>, (String, std::io::Error)> {
+    let mut out = Vec::new();
+    let mut dirs = vec![GENERATED_DIR.to_string()];
+    while let Some(dir) = dirs.pop() {
+        let entries = match std::fs::read_dir(root.join(&dir)) {
+            Ok(entries) => entries,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e) => return Err((dir, e)),
+        };
+        for entry in entries {
+            let entry = entry.map_err(|e| (dir.clone(), e))?;
+            let path = format!("{dir}/{}", entry.file_name().to_string_lossy());
+            if entry.path().is_dir() {
+                if dir == GENERATED_DIR {
+                    dirs.push(path);
+                }
+            } else {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}

@@ -171,8 +171,9 @@ fn assembly_errors_name_the_column() {
     let e = assemble(Target::Gfx1201, "v_fract_f32_sdwa v1, v2").unwrap_err();
     assert_eq!(e.column, 1);
     assert!(e.reason.contains("sdwa"), "{e}");
+    // At the modifier's name, as llvm-mc (the fixtures) reports it.
     let e = assemble(Target::Gfx1030, "v_fract_f32 v1, v2 mul:3").unwrap_err();
-    assert_eq!(e.column, 24);
+    assert_eq!(e.column, 20);
     let e = assemble(Target::Gfx1030, "v_fract_f32 v1, v256").unwrap_err();
     assert_eq!(
         (e.column, e.reason.as_str()),

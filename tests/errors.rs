@@ -18,6 +18,29 @@ fn unknown_target_names_the_choices() {
     for t in Target::ALL {
         assert_eq!(t.name().parse::<Target>(), Ok(t));
     }
+    // The targets are the files isa-spec/<target>.yaml, shortest name
+    // first, then alphabetically (generation order); the message lists them.
+    let mut files: Vec<String> =
+        std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/isa-spec"))
+            .unwrap()
+            .filter_map(|e| {
+                e.ok()?
+                    .file_name()
+                    .to_str()?
+                    .strip_suffix(".yaml")
+                    .map(String::from)
+            })
+            .collect();
+    files.sort_by(|a, b| (a.len(), a).cmp(&(b.len(), b)));
+    let names: Vec<&str> = Target::ALL.iter().map(|t| t.name()).collect();
+    assert_eq!(names, files);
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "unknown target `gfx9000` (expected one of {})",
+            files.join(", ")
+        )
+    );
 }
 
 #[test]
@@ -195,4 +218,72 @@ fn wave_sizes_a_target_lacks_are_refused() {
         execute(Target::Gfx942, &mut wave, &i),
         Err(ExecError::WaveSizeNotOnTarget { .. })
     ));
+}
+
+/// The typed executor `exec::execute::<O, F>` runs an opcode only as its
+/// own operation and format: asked for another, it refuses and leaves the
+/// wave untouched; asked for its own, it does what `execute` does.
+#[test]
+fn typed_execution_refuses_another_operation_or_format() {
+    use amdgpu_valu::exec;
+    use amdgpu_valu::kernels::wave::{Fract, Ldexp};
+    use amdgpu_valu::kernels::{FormatKind, F16, F32, F64};
+    use amdgpu_valu::Opcode::LdexpF64;
+
+    type Typed = fn(&amdgpu_valu::TargetSpec, &mut Wave, &Instruction) -> Result<(), ExecError>;
+    let typed: [(Typed, &str, FormatKind); 6] = [
+        (exec::execute::<Fract, F16>, "fract", FormatKind::F16),
+        (exec::execute::<Fract, F32>, "fract", FormatKind::F32),
+        (exec::execute::<Fract, F64>, "fract", FormatKind::F64),
+        (exec::execute::<Ldexp, F16>, "ldexp", FormatKind::F16),
+        (exec::execute::<Ldexp, F32>, "ldexp", FormatKind::F32),
+        (exec::execute::<Ldexp, F64>, "ldexp", FormatKind::F64),
+    ];
+    let own = [FractF16, FractF32, FractF64, LdexpF16, LdexpF32, LdexpF64];
+    let mut ran = 0;
+    for t in Target::ALL {
+        let mut start = Wave::for_target(t);
+        // 1.5 in every format's low bits: F16 0x3e00, F32 0x3fc00000,
+        // F64 0x3ff8000000000000; exponent 1 in v4.
+        start.set_vgpr_all(2, 0x3fc0_3e00).unwrap();
+        start.set_vgpr_all(3, 0x3ff8_0000).unwrap();
+        start.set_vgpr_all(4, 1).unwrap();
+        for (i, &opcode) in own.iter().enumerate() {
+            let instr = if opcode.is_ldexp() {
+                Instruction::binary(
+                    opcode,
+                    Encoding::Vop3,
+                    Operand::v(0),
+                    Operand::v(2),
+                    Operand::v(4),
+                )
+            } else {
+                Instruction::unary(opcode, Encoding::Vop3, Operand::v(0), Operand::v(2))
+            };
+            for (j, &(run_typed, operation, format)) in typed.iter().enumerate() {
+                let mut wave = start.clone();
+                let got = run_typed(t.spec(), &mut wave, &instr);
+                if i == j {
+                    let mut want = start.clone();
+                    let expected = execute(t, &mut want, &instr);
+                    assert_eq!(got, expected, "{t} {opcode:?}");
+                    assert_eq!(wave, want, "{t} {opcode:?}");
+                    ran += usize::from(got.is_ok() && wave != start);
+                } else {
+                    assert_eq!(
+                        got,
+                        Err(ExecError::OperationMismatch {
+                            opcode,
+                            operation,
+                            format
+                        }),
+                        "{t} {opcode:?} as {operation} {format:?}"
+                    );
+                    assert_eq!(wave, start, "{t} {opcode:?} as {operation} {format:?}");
+                }
+            }
+        }
+    }
+    // Most targets have the six in VOP3; each one that does wrote v0.
+    assert!(ran >= 50, "only {ran} typed runs wrote a result");
 }

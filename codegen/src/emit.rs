@@ -1,47 +1,52 @@
 //! Emission: the validated model as Rust modules, built with `quote`,
 //! parsed by `syn` and printed by `prettyplease`. The templates only wire
-//! values into `TargetSpec` and dispatch to the hand-written kernels; no
-//! float rule lives here.
+//! values into the emulator's types and dispatch to the hand-written
+//! kernels; no float rule lives here.
+//!
+//! Three kinds of module come out:
+//! - `families/<family>.rs`, once per family file: the settings a target of
+//!   the family has unless its file says otherwise (`spec(target)`), and the
+//!   family's encoding tables (`ENCODING`);
+//! - `<target>.rs`, once per target file: `SPEC` and `ENCODING`, written as
+//!   the family's with only what the target file changes;
+//! - `mod.rs`: the `Target` and `Family` enums, and the dispatch by target.
 
-use proc_macro2::{Ident, Span, TokenStream};
-use quote::quote;
+use std::collections::BTreeMap;
+
+use proc_macro2::{Ident, Span, TokenStream, TokenTree};
+use quote::{quote, ToTokens};
 
 use crate::error::Error;
 use crate::header::{input_hash, render_header};
-use crate::model::{BitField, EncodingIdent, Evidence, Model, PolicyValue, Sourced, TargetModel};
+use crate::model::{
+    policy_yaml_names, BitField, EncodingIdent, Evidence, FamilyModel, Instruction,
+    MachineEncoding, Model, OperandCodes, PolicyValue, Sourced, Spec, TargetModel,
+};
 
 fn ident(name: &str) -> Ident {
     Ident::new(name, Span::call_site())
 }
 
-fn hex(op: u16) -> syn::LitInt {
-    syn::LitInt::new(&format!("{op:#x}"), Span::call_site())
+fn hex(v: impl Into<u32>) -> syn::LitInt {
+    syn::LitInt::new(&format!("{:#x}", v.into()), Span::call_site())
+}
+
+fn int(v: impl Into<u64>) -> syn::LitInt {
+    syn::LitInt::new(&v.into().to_string(), Span::call_site())
 }
 
 fn evidence(e: &Evidence) -> TokenStream {
-    let variant = ident(match e {
-        Evidence::Hw(_) => "Hw",
-        Evidence::Doc(_) => "Doc",
-        Evidence::Inherited(_) => "Inherited",
-        Evidence::Open(_) => "Open",
-    });
     let source = e.source();
-    quote!(Evidence::#variant(#source))
-}
-
-fn value<T: PolicyValue>(v: T) -> TokenStream {
-    match (T::RUST_TYPE, v.rust()) {
-        ("bool", "true") => quote!(true),
-        ("bool", _) => quote!(false),
-        (ty, variant) => {
-            let (ty, variant) = (ident(ty), ident(variant));
-            quote!(#ty::#variant)
-        }
+    match e {
+        Evidence::Hw(_) => quote!(Evidence::Hw(#source)),
+        Evidence::Doc(_) => quote!(Evidence::Doc(#source)),
+        Evidence::Inherited(_) => quote!(Evidence::Inherited(#source)),
+        Evidence::Open(_) => quote!(Evidence::Open(#source)),
     }
 }
 
 fn sourced<T: PolicyValue>(s: &Sourced<T>) -> TokenStream {
-    let (value, evidence) = (value(s.value), evidence(&s.evidence));
+    let (value, evidence) = (s.value.tokens(), evidence(&s.evidence));
     quote!(Sourced { value: #value, evidence: #evidence })
 }
 
@@ -50,85 +55,62 @@ fn wave_size(lanes: u32) -> TokenStream {
     quote!(WaveSize::#variant)
 }
 
-/// `pub static SPEC: TargetSpec = ...;` for one target.
-pub fn spec_static(t: &TargetModel) -> TokenStream {
-    let target = ident(&t.target.variant());
-    let family = ident(&t.family.variant());
-    let wave_sizes = t.wave.sizes.iter().map(|&s| wave_size(s));
-    let default_wave = wave_size(t.wave.default);
-    let omod_gate = sourced(&t.omod_gate);
-    let clamp_nan = sourced(&t.clamp_nan);
-    let ieee_dx10_bits = sourced(&t.ieee_dx10_bits);
-    let true16 = sourced(&t.true16);
-    let sdwa = sourced(&t.sdwa);
-    let f16_dst_high = sourced(&t.f16_dst_high);
-    let snan = sourced(&t.snan);
-    let sdwa_f16_output = match &t.sdwa_f16_output {
-        Some(s) => {
-            let s = sourced(s);
-            quote!(Some(#s))
+/// A struct's fields as `(name, value)`, for writing it whole or as the
+/// fields that differ from another value of the same type.
+type Fields = Vec<(&'static str, TokenStream)>;
+
+/// `name: value` for each field of `own` whose value differs from `base`'s.
+fn changed(base: &Fields, own: &Fields) -> Vec<TokenStream> {
+    base.iter()
+        .zip(own)
+        .filter(|((_, b), (_, o))| b.to_string() != o.to_string())
+        .map(|(_, (name, value))| {
+            let name = ident(name);
+            quote!(#name: #value)
+        })
+        .collect()
+}
+
+/// `name: value` for every field.
+fn all(fields: &Fields) -> Vec<TokenStream> {
+    fields
+        .iter()
+        .map(|(name, value)| {
+            let name = ident(name);
+            quote!(#name: #value)
+        })
+        .collect()
+}
+
+/// The fields of a `TargetSpec` after `target` and `family`.
+fn spec_fields(s: &Spec) -> Fields {
+    let wave_sizes = s.wave.sizes.iter().map(|&l| wave_size(l));
+    let sdwa_f16_output = match &s.sdwa_f16_output {
+        Some(o) => {
+            let o = sourced(o);
+            quote!(Some(#o))
         }
         None => quote!(None),
     };
-    let aligned_vgpr_pairs = sourced(&t.aligned_vgpr_pairs);
-    let fract_rules = evidence(&t.fract_rules.evidence);
-    let forms = t.forms.iter().map(|f| {
-        let (opcode, encoding, op) = (
-            ident(f.instruction.variant()),
-            ident(f.encoding.variant()),
-            hex(f.op),
-        );
-        quote!(Form { opcode: Opcode::#opcode, encoding: Encoding::#encoding, op: #op })
+    let forms = s.forms.iter().map(|f| {
+        let (opcode, encoding, op) = (f.instruction.opcode(), f.encoding.tokens(), hex(f.op));
+        quote!(Form { opcode: #opcode, encoding: #encoding, op: #op })
     });
-    let sizes = t
-        .wave
-        .sizes
-        .iter()
-        .map(|s| format!("wave{s}"))
-        .collect::<Vec<_>>()
-        .join(", ");
-    let doc_what = format!(
-        " {} ({}, {}): facts from `isa-spec/`.",
-        t.target.name(),
-        t.description,
-        t.family.name().to_uppercase()
-    );
-    let doc_wave = format!(
-        " Wave sizes {sizes}, default wave{} ({}: {}).",
-        t.wave.default,
-        t.wave.evidence.tag(),
-        t.wave.evidence.source()
-    );
-    quote! {
-        #[doc = #doc_what]
-        #[doc = ""]
-        #[doc = #doc_wave]
-        pub static SPEC: TargetSpec = TargetSpec {
-            target: Target::#target,
-            family: Family::#family,
-            wave_sizes: &[#(#wave_sizes),*],
-            default_wave: #default_wave,
-            omod_gate: #omod_gate,
-            clamp_nan: #clamp_nan,
-            ieee_dx10_bits: #ieee_dx10_bits,
-            true16: #true16,
-            sdwa: #sdwa,
-            f16_dst_high: #f16_dst_high,
-            snan: #snan,
-            sdwa_f16_output: #sdwa_f16_output,
-            aligned_vgpr_pairs: #aligned_vgpr_pairs,
-            fract_rules: #fract_rules,
-            forms: &[#(#forms),*],
-        };
-    }
-}
-
-fn hex32(v: u32) -> syn::LitInt {
-    syn::LitInt::new(&format!("{v:#x}"), Span::call_site())
-}
-
-fn int(v: impl Into<u64>) -> syn::LitInt {
-    syn::LitInt::new(&v.into().to_string(), Span::call_site())
+    vec![
+        ("wave_sizes", quote!(&[#(#wave_sizes),*])),
+        ("default_wave", wave_size(s.wave.default)),
+        ("omod_gate", sourced(&s.omod_gate)),
+        ("clamp_nan", sourced(&s.clamp_nan)),
+        ("ieee_dx10_bits", sourced(&s.ieee_dx10_bits)),
+        ("true16", sourced(&s.true16)),
+        ("sdwa", sourced(&s.sdwa)),
+        ("f16_dst_high", sourced(&s.f16_dst_high)),
+        ("snan", sourced(&s.snan)),
+        ("sdwa_f16_output", sdwa_f16_output),
+        ("aligned_vgpr_pairs", sourced(&s.aligned_vgpr_pairs)),
+        ("fract_rules", evidence(&s.fract_rules.evidence)),
+        ("forms", quote!(&[#(#forms),*])),
+    ]
 }
 
 fn field(f: BitField) -> TokenStream {
@@ -142,7 +124,7 @@ fn field(f: BitField) -> TokenStream {
 }
 
 fn ident_fields(i: EncodingIdent) -> TokenStream {
-    let (f, v) = (field(i.field), hex32(i.value));
+    let (f, v) = (field(i.field), hex(i.value));
     quote!(encoding: #f, encoding_value: #v,)
 }
 
@@ -156,13 +138,24 @@ fn option(v: Option<u32>) -> TokenStream {
     }
 }
 
-/// `pub static FAMILY_ENCODING: FamilyEncoding` (the family's layouts with
-/// the target's overrides) and `pub static ENCODING: TargetEncoding`.
-pub fn encoding_statics(t: &TargetModel) -> TokenStream {
-    let e = &t.encoding;
-    let family = ident(&t.family.variant());
-    let target = ident(&t.target.variant());
+/// The fields of an `OperandCodes`.
+fn code_fields(c: &OperandCodes) -> Fields {
+    vec![
+        ("max_sgpr", int(c.max_sgpr).into_token_stream()),
+        ("vcc_lo", int(c.vcc_lo).into_token_stream()),
+        ("m0", int(c.m0).into_token_stream()),
+        ("null", option(c.sgpr_null)),
+        ("exec_lo", int(c.exec_lo).into_token_stream()),
+        ("int_zero", int(c.int_zero).into_token_stream()),
+        ("float_first", int(c.float_first).into_token_stream()),
+        ("literal", int(c.literal).into_token_stream()),
+        ("literal64", option(c.literal64)),
+        ("vgpr_first", int(c.vgpr_first).into_token_stream()),
+    ]
+}
 
+/// The fields of a `FamilyEncoding` after `family`, but `codes`.
+fn encoding_fields(e: &MachineEncoding) -> Fields {
     let v1 = &e.vop1;
     let (v1_ident, v1_op, v1_vdst, v1_src0) = (
         ident_fields(v1.ident),
@@ -198,7 +191,7 @@ pub fn encoding_statics(t: &TargetModel) -> TokenStream {
     };
     let sdwa = match &e.sdwa {
         Some(s) => {
-            let marker = hex32(s.src0_code);
+            let marker = hex(s.src0_code);
             let fields = [
                 ("src0", s.src0),
                 ("dst_sel", s.dst_sel),
@@ -220,43 +213,28 @@ pub fn encoding_statics(t: &TargetModel) -> TokenStream {
                 let (name, f) = (ident(name), field(f));
                 quote!(#name: #f,)
             });
-            let reserved = hex32(s.must_be_zero);
+            let reserved = hex(s.must_be_zero);
             quote!(Some(SdwaLayout { marker: #marker, #(#fields)* reserved: #reserved }))
         }
         None => quote!(None),
     };
-    let c = &e.codes;
-    let (max_sgpr, vcc_lo, m0, exec_lo, int_zero, float_first, literal, vgpr_first) = (
-        int(c.max_sgpr),
-        int(c.vcc_lo),
-        int(c.m0),
-        int(c.exec_lo),
-        int(c.int_zero),
-        int(c.float_first),
-        int(c.literal),
-        int(c.vgpr_first),
-    );
-    let (null, literal64) = (option(c.sgpr_null), option(c.literal64));
     let (halves, vop3_literal, bus) = (
         e.true16_e32_halves,
         e.vop3_literal,
         int(e.constant_bus_limit),
     );
-    let has_literal64 = c.literal64.is_some();
-    let doc_family = format!(
-        " {}'s field layouts and operand codes: {}'s, with any entry `isa-spec/{}.yaml` overrides.",
-        t.target.name(),
-        t.family.name().to_uppercase(),
-        t.target.name(),
-    );
-    let doc_target = format!(" {}'s encoding tables.", t.target.name());
-    quote! {
-        #[doc = #doc_family]
-        pub static FAMILY_ENCODING: FamilyEncoding = FamilyEncoding {
-            family: Family::#family,
-            vop1: Vop1Layout { #v1_ident op: #v1_op, vdst: #v1_vdst, src0: #v1_src0 },
-            vop2: Vop2Layout { #v2_ident op: #v2_op, vdst: #v2_vdst, vsrc1: #v2_vsrc1, src0: #v2_src0 },
-            vop3: Vop3Layout {
+    vec![
+        (
+            "vop1",
+            quote!(Vop1Layout { #v1_ident op: #v1_op, vdst: #v1_vdst, src0: #v1_src0 }),
+        ),
+        (
+            "vop2",
+            quote!(Vop2Layout { #v2_ident op: #v2_op, vdst: #v2_vdst, vsrc1: #v2_vsrc1, src0: #v2_src0 }),
+        ),
+        (
+            "vop3",
+            quote!(Vop3Layout {
                 #v3_ident
                 op: #v3_op,
                 vdst: #v3_vdst,
@@ -266,128 +244,234 @@ pub fn encoding_statics(t: &TargetModel) -> TokenStream {
                 src: [#(#v3_src),*],
                 omod: #v3_omod,
                 neg: #v3_neg,
-            },
-            sdwa: #sdwa,
-            codes: OperandCodes {
-                max_sgpr: #max_sgpr,
-                vcc_lo: #vcc_lo,
-                m0: #m0,
-                null: #null,
-                exec_lo: #exec_lo,
-                int_zero: #int_zero,
-                float_first: #float_first,
-                literal: #literal,
-                literal64: #literal64,
-                vgpr_first: #vgpr_first,
-            },
-            true16_e32_halves: #halves,
-            vop3_literal: #vop3_literal,
-            constant_bus_limit: #bus,
-        };
+            }),
+        ),
+        ("sdwa", sdwa),
+        ("true16_e32_halves", quote!(#halves)),
+        ("vop3_literal", quote!(#vop3_literal)),
+        ("constant_bus_limit", quote!(#bus)),
+    ]
+}
 
-        #[doc = #doc_target]
-        pub static ENCODING: TargetEncoding = TargetEncoding {
-            target: Target::#target,
-            family: &FAMILY_ENCODING,
-            literal64: #has_literal64,
+fn upper(name: &impl std::fmt::Display) -> String {
+    name.to_string().to_uppercase()
+}
+
+fn wave_doc(s: &Spec) -> String {
+    let sizes: Vec<String> = s.wave.sizes.iter().map(|l| format!("wave{l}")).collect();
+    format!(
+        " Wave sizes {}, default wave{} ({}: {}).",
+        sizes.join(", "),
+        s.wave.default,
+        s.wave.evidence.tag(),
+        s.wave.evidence.source()
+    )
+}
+
+/// A family module's `spec(target)`: every setting of the family file.
+pub fn family_spec_fn(f: &FamilyModel) -> TokenStream {
+    let family = f.family.variant_ident();
+    let fields = all(&spec_fields(&f.defaults));
+    let doc = format!(
+        " The facts of a {} target whose file changes nothing: `{}`.",
+        upper(&f.family),
+        f.path
+    );
+    let wave = wave_doc(&f.defaults);
+    quote! {
+        #[doc = #doc]
+        #[doc = ""]
+        #[doc = #wave]
+        pub const fn spec(target: Target) -> TargetSpec {
+            TargetSpec { target, family: Family::#family, #(#fields,)* }
+        }
+    }
+}
+
+/// A family module's `ENCODING`.
+pub fn family_encoding_static(f: &FamilyModel) -> TokenStream {
+    let family = f.family.variant_ident();
+    let e = &f.defaults.encoding;
+    let fields = all(&encoding_fields(e));
+    let codes = all(&code_fields(&e.codes));
+    let doc = format!(
+        " {}'s field layouts, operand codes and limits.",
+        upper(&f.family)
+    );
+    quote! {
+        #[doc = #doc]
+        pub static ENCODING: FamilyEncoding = FamilyEncoding {
+            family: Family::#family,
+            #(#fields,)*
+            codes: OperandCodes { #(#codes,)* },
         };
     }
 }
 
-/// `pub fn execute(...)`: each form of the target to its kernel, anything
-/// else to `ExecError::FormNotOnTarget`.
-pub fn execute_fn(t: &TargetModel) -> TokenStream {
-    let mut arms = Vec::new();
-    for (instruction, _, _) in crate::model::Instruction::TABLE {
-        let encodings: Vec<Ident> = t
-            .forms
-            .iter()
-            .filter(|f| f.instruction == instruction)
-            .map(|f| ident(f.encoding.variant()))
-            .collect();
-        if encodings.is_empty() {
-            continue;
-        }
-        let opcode = ident(instruction.variant());
-        let operation = ident(instruction.operation());
-        let format = ident(instruction.format());
-        arms.push(quote! {
-            (Opcode::#opcode, #(Encoding::#encodings)|*) => exec::execute::<#operation, #format>(&SPEC, wave, instr)
-        });
+/// A target module's `SPEC`: its family's `spec(target)` with the
+/// settings the target file changes.
+pub fn target_spec_static(f: &FamilyModel, t: &TargetModel) -> TokenStream {
+    let (module, target) = (f.family.module(), t.target.variant_ident());
+    let changes = changed(&spec_fields(&f.defaults), &spec_fields(&t.spec));
+    let base = quote!(#module::spec(Target::#target));
+    let mut docs = vec![if changes.is_empty() {
+        format!(" {}'s facts: {}'s.", t.target, upper(&f.family))
+    } else {
+        format!(
+            " {}'s facts: {}'s, with what `isa-spec/{}.yaml` changes.",
+            t.target,
+            upper(&f.family),
+            t.target
+        )
+    }];
+    if t.spec.wave != f.defaults.wave {
+        docs.extend([String::new(), wave_doc(&t.spec)]);
     }
-    let name = t.target.name();
-    let doc = format!(" Execute `instr` on `wave` as {name} does.");
+    let value = if changes.is_empty() {
+        base
+    } else {
+        quote!(TargetSpec { #(#changes,)* ..#base })
+    };
     quote! {
+        #(#[doc = #docs])*
+        pub static SPEC: TargetSpec = #value;
+    }
+}
+
+/// A target module's `ENCODING` (and, where the target file changes the
+/// family's tables, the changed copy it points to).
+pub fn target_encoding_statics(f: &FamilyModel, t: &TargetModel) -> TokenStream {
+    let (module, target) = (f.family.module(), t.target.variant_ident());
+    let (base, own) = (&f.defaults.encoding, &t.spec.encoding);
+    let mut changes = changed(&encoding_fields(base), &encoding_fields(own));
+    let codes = changed(&code_fields(&base.codes), &code_fields(&own.codes));
+    if !codes.is_empty() {
+        changes.push(quote!(codes: OperandCodes { #(#codes,)* ..#module::ENCODING.codes }));
+    }
+    let literal64 = own.codes.literal64.is_some();
+    let doc = format!(" {}'s encoding tables.", t.target);
+    if changes.is_empty() {
+        return quote! {
+            #[doc = #doc]
+            pub static ENCODING: TargetEncoding = TargetEncoding {
+                target: Target::#target,
+                family: &#module::ENCODING,
+                literal64: #literal64,
+            };
+        };
+    }
+    let doc_tables = format!(
+        " {}'s tables with what `isa-spec/{}.yaml` changes.",
+        upper(&f.family),
+        t.target
+    );
+    quote! {
+        #[doc = #doc_tables]
+        static FAMILY_ENCODING: FamilyEncoding = FamilyEncoding { #(#changes,)* ..#module::ENCODING };
+
         #[doc = #doc]
-        pub fn execute(wave: &mut Wave, instr: &Instruction) -> Result<(), ExecError> {
-            match (instr.opcode, instr.encoding) {
-                #(#arms,)*
-                (opcode, encoding) => Err(ExecError::FormNotOnTarget { target: #name, opcode, encoding }),
+        pub static ENCODING: TargetEncoding = TargetEncoding {
+            target: Target::#target,
+            family: &FAMILY_ENCODING,
+            literal64: #literal64,
+        };
+    }
+}
+
+/// The `Target` enum and its names.
+pub fn target_enum(model: &Model) -> TokenStream {
+    let variants: Vec<Ident> = model
+        .targets
+        .iter()
+        .map(|t| t.target.variant_ident())
+        .collect();
+    let docs = model
+        .targets
+        .iter()
+        .map(|t| format!(" {}: {} ({}).", t.target, t.description, upper(&t.family)));
+    let names = model.targets.iter().map(|t| t.target.as_str());
+    let list = model
+        .targets
+        .iter()
+        .map(|t| t.target.as_str())
+        .collect::<Vec<_>>()
+        .join(", ");
+    let count = proc_macro2::Literal::usize_unsuffixed(model.targets.len());
+    quote! {
+        /// The targets: one per `isa-spec/<target>.yaml`, in generation order.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Target {
+            #(#[doc = #docs] #variants,)*
+        }
+
+        impl Target {
+            /// Every target, in generation order.
+            pub const ALL: [Target; #count] = [#(Target::#variants),*];
+
+            /// Every target's name, comma-separated, in [`Target::ALL`] order.
+            pub const NAMES: &'static str = #list;
+
+            /// LLVM's name for the target (`gfx1201`).
+            pub const fn name(self) -> &'static str {
+                match self {
+                    #(Target::#variants => #names,)*
+                }
             }
         }
     }
 }
 
-/// One target's module, header included.
-pub fn target_module(model: &Model, t: &TargetModel) -> Result<String, Error> {
-    let spec = spec_static(t);
-    let encoding = encoding_statics(t);
-    let execute = execute_fn(t);
-    let sdwa_output = t.sdwa_f16_output.as_ref().map(|_| quote!(SdwaF16Output,));
-    let sdwa_import = t.encoding.sdwa.as_ref().map(|_| quote!(SdwaLayout,));
-    let op_sel_import = t.encoding.vop3.op_sel.as_ref().map(|_| quote!(OpSel,));
-    let doc = format!(
-        " {}: the target's facts and its instruction dispatch, generated from `isa-spec/`.",
-        t.target.name()
-    );
-    let tokens = quote! {
-        #![doc = #doc]
+/// The `Family` enum and its names.
+pub fn family_enum(model: &Model) -> TokenStream {
+    let variants: Vec<Ident> = model
+        .families
+        .iter()
+        .map(|f| f.family.variant_ident())
+        .collect();
+    let docs = model.families.iter().map(|f| {
+        let targets: Vec<String> = model
+            .targets_of(&f.family)
+            .map(|t| format!("{} ({})", t.target, t.description))
+            .collect();
+        format!(" {}: {}.", upper(&f.family), targets.join(", "))
+    });
+    let names = model.families.iter().map(|f| f.family.as_str());
+    let count = proc_macro2::Literal::usize_unsuffixed(model.families.len());
+    quote! {
+        /// ISA families: one per `isa-spec/families/<family>.yaml`. A family
+        /// decides the encodings and what its targets share.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Family {
+            #(#[doc = #docs] #variants,)*
+        }
 
-        use crate::asm::tables::{
-            FamilyEncoding, Field, #op_sel_import OperandCodes, #sdwa_import TargetEncoding, Vop1Layout,
-            Vop2Layout, Vop3Layout,
-        };
-        use crate::error::ExecError;
-        use crate::exec;
-        use crate::instr::{Encoding, Instruction, Opcode};
-        use crate::kernels::wave::{Fract, Ldexp};
-        use crate::kernels::{ClampNan, OmodGate, SnanPolicy, F16, F32, F64};
-        use crate::target::{Evidence, F16DstHigh, Family, Form, #sdwa_output Sourced, Target, TargetSpec, WaveSize};
-        use crate::wave::Wave;
+        impl Family {
+            /// Every family, oldest first.
+            pub const ALL: [Family; #count] = [#(Family::#variants),*];
 
-        #spec
-
-        #encoding
-
-        #execute
-    };
-    let inputs: Vec<&str> = t.inputs.iter().map(String::as_str).collect();
-    with_header(model, &inputs, &format!("{}.rs", t.target.name()), tokens)
+            /// The family's name (`gfx12`).
+            pub const fn name(self) -> &'static str {
+                match self {
+                    #(Family::#variants => #names,)*
+                }
+            }
+        }
+    }
 }
 
-/// `mod.rs`: the modules, `spec(target)` and `execute(target, ...)`.
-pub fn mod_rs(model: &Model) -> Result<String, Error> {
-    let modules: Vec<Ident> = model
-        .targets
-        .iter()
-        .map(|t| ident(t.target.name()))
-        .collect();
+/// `spec`, `encoding` and `execute` by target.
+pub fn dispatch(model: &Model) -> TokenStream {
+    let modules: Vec<Ident> = model.targets.iter().map(|t| t.target.module()).collect();
     let variants: Vec<Ident> = model
         .targets
         .iter()
-        .map(|t| ident(&t.target.variant()))
+        .map(|t| t.target.variant_ident())
         .collect();
-    let tokens = quote! {
-        #![doc = " Per-target modules generated from `isa-spec/`: each holds the target's `SPEC`, its encoding tables (`ENCODING`) and `execute`."]
-
-        use crate::asm::tables::TargetEncoding;
-        use crate::error::ExecError;
-        use crate::instr::Instruction;
-        use crate::target::{Target, TargetSpec};
-        use crate::wave::Wave;
-
-        #(pub mod #modules;)*
-
+    let arms = Instruction::TABLE.iter().map(|(instruction, _, _)| {
+        let (opcode, kernel) = (instruction.opcode(), instruction.kernel());
+        quote!(#opcode => exec::execute::<#kernel>(spec, wave, instr))
+    });
+    quote! {
         /// The facts of `target`.
         pub fn spec(target: Target) -> &'static TargetSpec {
             match target {
@@ -402,12 +486,172 @@ pub fn mod_rs(model: &Model) -> Result<String, Error> {
             }
         }
 
-        /// Execute `instr` on `wave` as `target` does.
+        /// Execute `instr` on `wave` as `target` does: each opcode to its
+        /// kernel, which refuses a form the target does not have.
         pub fn execute(target: Target, wave: &mut Wave, instr: &Instruction) -> Result<(), ExecError> {
-            match target {
-                #(Target::#variants => #modules::execute(wave, instr),)*
+            let spec = spec(target);
+            match instr.opcode {
+                #(#arms,)*
             }
         }
+    }
+}
+
+/// Where each emulator name a generated module may use is imported from.
+const IMPORTS: &[(&str, &[&str])] = &[
+    (
+        "crate::asm::tables",
+        &[
+            "FamilyEncoding",
+            "Field",
+            "OpSel",
+            "OperandCodes",
+            "SdwaLayout",
+            "TargetEncoding",
+            "Vop1Layout",
+            "Vop2Layout",
+            "Vop3Layout",
+        ],
+    ),
+    ("crate::error", &["ExecError"]),
+    ("crate", &["exec"]),
+    ("crate::instr", &["Encoding", "Instruction", "Opcode"]),
+    ("crate::kernels::wave", &["Fract", "Ldexp"]),
+    (
+        "crate::kernels",
+        &["ClampNan", "F16", "F32", "F64", "OmodGate", "SnanPolicy"],
+    ),
+    (
+        "crate::target",
+        &[
+            "Evidence",
+            "F16DstHigh",
+            "Family",
+            "Form",
+            "SdwaF16Output",
+            "Sourced",
+            "Target",
+            "TargetSpec",
+            "WaveSize",
+        ],
+    ),
+    ("crate::wave", &["Wave"]),
+];
+
+fn collect_idents(tokens: TokenStream, out: &mut Vec<String>) {
+    for tree in tokens {
+        match tree {
+            TokenTree::Ident(i) => out.push(i.to_string()),
+            TokenTree::Group(g) => collect_idents(g.stream(), out),
+            _ => {}
+        }
+    }
+}
+
+/// `use` items for the emulator names `body` uses, but those in `local`.
+fn imports(body: &TokenStream, local: &[&str]) -> TokenStream {
+    let mut used = Vec::new();
+    collect_idents(body.clone(), &mut used);
+    let mut by_path: BTreeMap<&str, Vec<Ident>> = BTreeMap::new();
+    for (path, names) in IMPORTS {
+        for name in *names {
+            if !local.contains(name) && used.iter().any(|u| u == name) {
+                by_path.entry(path).or_default().push(ident(name));
+            }
+        }
+    }
+    by_path
+        .into_iter()
+        .map(|(path, names)| {
+            let path = path.split("::").map(ident);
+            quote!(use #(#path)::*::{#(#names),*};)
+        })
+        .collect()
+}
+
+/// A family's module, header included.
+pub fn family_module(model: &Model, f: &FamilyModel) -> Result<String, Error> {
+    let spec = family_spec_fn(f);
+    let encoding = family_encoding_static(f);
+    let body = quote!(#spec #encoding);
+    let uses = imports(&body, &[]);
+    let doc = format!(
+        " {}: what every target of the family shares, generated from `{}`.",
+        upper(&f.family),
+        f.path
+    );
+    let tokens = quote! {
+        #![doc = #doc]
+        #uses
+        #body
+    };
+    with_header(
+        model,
+        &[f.path.as_str()],
+        &format!("families/{}.rs", f.family),
+        tokens,
+    )
+}
+
+/// A target's module, header included.
+pub fn target_module(model: &Model, t: &TargetModel) -> Result<String, Error> {
+    let Some(f) = model.family(t.family.as_str()) else {
+        return Err(Error::Emit {
+            file: format!("{}.rs", t.target),
+            message: format!("no family {}", t.family),
+        });
+    };
+    let spec = target_spec_static(f, t);
+    let encoding = target_encoding_statics(f, t);
+    let body = quote!(#spec #encoding);
+    let uses = imports(&body, &[]);
+    let family = f.family.module();
+    let doc = format!(
+        " {} ({}): a {} target, generated from `{}` over `{}`.",
+        t.target,
+        t.description,
+        upper(&f.family),
+        t.inputs.last().map_or("", String::as_str),
+        f.path
+    );
+    let tokens = quote! {
+        #![doc = #doc]
+        #uses
+        use super::families::#family;
+        #body
+    };
+    let inputs: Vec<&str> = t.inputs.iter().map(String::as_str).collect();
+    with_header(model, &inputs, &format!("{}.rs", t.target), tokens)
+}
+
+/// `mod.rs`: the modules, the `Target` and `Family` enums, the dispatch by
+/// target, and the YAML names of the policy values.
+pub fn mod_rs(model: &Model) -> Result<String, Error> {
+    let families = model.families.iter().map(|f| f.family.module());
+    let targets = model.targets.iter().map(|t| t.target.module());
+    let target_enum = target_enum(model);
+    let family_enum = family_enum(model);
+    let dispatch = dispatch(model);
+    let yaml_names = policy_yaml_names();
+    let body = quote! {
+        #target_enum
+        #family_enum
+        #dispatch
+        #yaml_names
+    };
+    let uses = imports(&body, &["Target", "Family"]);
+    let tokens = quote! {
+        #![doc = " Generated from `isa-spec/`: the `Target` and `Family` enums, a module per family (what its targets share) and per target (`SPEC` and `ENCODING`: the family's, with what the target file changes), and the dispatch by target."]
+        #uses
+
+        /// One module per `isa-spec/families/<family>.yaml`.
+        pub mod families {
+            #(pub mod #families;)*
+        }
+
+        #(pub mod #targets;)*
+
+        #body
     };
     let inputs: Vec<&str> = model.inputs.iter().map(|i| i.path.as_str()).collect();
     with_header(model, &inputs, "mod.rs", tokens)

@@ -4,7 +4,7 @@
 use std::fmt::Write;
 
 use crate::model::{
-    Encoding, Evidence, Instruction, Model, Origin, PolicyValue, Sourced, TargetModel,
+    Encoding, Evidence, FamilyModel, Instruction, Model, Origin, PolicyValue, Sourced, TargetModel,
 };
 
 /// One table row: value, evidence and where it was written.
@@ -15,49 +15,81 @@ struct Row {
 }
 
 fn row<T: PolicyValue>(s: &Sourced<T>) -> Row {
+    text_row(s, format!("`{}`", s.value.yaml()))
+}
+
+fn text_row<T>(s: &Sourced<T>, value: String) -> Row {
     Row {
-        value: format!("`{}`", s.value.yaml()),
+        value,
         evidence: Some(s.evidence.clone()),
         origin: Some(s.origin.clone()),
     }
 }
 
+type FactColumn = (&'static str, &'static str, fn(&FamilyModel) -> Row);
+
+const FACTS: [FactColumn; 5] = [
+    ("true16", "16-bit operands address register halves", |f| {
+        row(&f.facts.true16)
+    }),
+    ("sdwa", "SDWA encodings exist", |f| row(&f.facts.sdwa)),
+    ("vop3_opcode_offset", "VOP3 opcode from the e32 one", |f| {
+        let o = &f.facts.vop3_opcode_offset;
+        text_row(
+            o,
+            format!("VOP1 + {:#x}, VOP2 + {:#x}", o.value.vop1, o.value.vop2),
+        )
+    }),
+    ("vop3_literal", "VOP3 may carry a literal dword", |f| {
+        row(&f.facts.vop3_literal)
+    }),
+    (
+        "constant_bus_limit",
+        "distinct SGPRs/literals one VOP3 reads",
+        |f| {
+            let c = &f.facts.constant_bus_limit;
+            text_row(c, format!("`{}`", c.value))
+        },
+    ),
+];
+
 type Column = (&'static str, &'static str, fn(&TargetModel) -> Row);
 
-const POLICIES: [Column; 11] = [
+const POLICIES: [Column; 9] = [
     ("wave", "wave sizes (default first)", |t| {
-        let mut sizes = vec![t.wave.default];
-        sizes.extend(t.wave.sizes.iter().filter(|&&s| s != t.wave.default));
+        let wave = &t.spec.wave;
+        let mut sizes = vec![wave.default];
+        sizes.extend(wave.sizes.iter().filter(|&&s| s != wave.default));
         let sizes: Vec<String> = sizes.iter().map(|s| format!("wave{s}")).collect();
         Row {
             value: sizes.join(", "),
-            evidence: Some(t.wave.evidence.clone()),
-            origin: Some(t.wave.origin.clone()),
+            evidence: Some(wave.evidence.clone()),
+            origin: Some(wave.origin.clone()),
         }
     }),
-    ("omod_gate", "when OMOD is effective", |t| row(&t.omod_gate)),
+    ("omod_gate", "when OMOD is effective", |t| {
+        row(&t.spec.omod_gate)
+    }),
     ("clamp_nan", "what CLAMP does with NaN", |t| {
-        row(&t.clamp_nan)
+        row(&t.spec.clamp_nan)
     }),
     (
         "ieee_dx10_bits",
         "MODE.IEEE and MODE.DX10_CLAMP exist",
-        |t| row(&t.ieee_dx10_bits),
+        |t| row(&t.spec.ieee_dx10_bits),
     ),
-    ("true16", "16-bit operands address register halves", |t| {
-        row(&t.true16)
-    }),
-    ("sdwa", "SDWA encodings exist", |t| row(&t.sdwa)),
     (
         "f16_dst_high",
         "high half of F16 destinations outside true16/SDWA",
-        |t| row(&t.f16_dst_high),
+        |t| row(&t.spec.f16_dst_high),
     ),
-    ("snan", "signalling NaNs in FRACT/LDEXP", |t| row(&t.snan)),
+    ("snan", "signalling NaNs in FRACT/LDEXP", |t| {
+        row(&t.spec.snan)
+    }),
     (
         "sdwa_f16_output",
         "SDWA F16 results relative to OMOD",
-        |t| match &t.sdwa_f16_output {
+        |t| match &t.spec.sdwa_f16_output {
             Some(s) => row(s),
             None => Row {
                 value: "n/a (no SDWA)".to_string(),
@@ -69,15 +101,15 @@ const POLICIES: [Column; 11] = [
     (
         "aligned_vgpr_pairs",
         "64-bit VGPR operands start at even registers",
-        |t| row(&t.aligned_vgpr_pairs),
+        |t| row(&t.spec.aligned_vgpr_pairs),
     ),
     (
         "fract_rules",
         "FRACT's rules (docs/semantics.md §4)",
         |t| Row {
             value: "docs/semantics.md §4".to_string(),
-            evidence: Some(t.fract_rules.evidence.clone()),
-            origin: Some(t.fract_rules.origin.clone()),
+            evidence: Some(t.spec.fract_rules.evidence.clone()),
+            origin: Some(t.spec.fract_rules.origin.clone()),
         },
     ),
 ];
@@ -97,31 +129,36 @@ pub fn evidence_md(model: &Model) -> String {
          **inherited** measured on the named target and assumed here; **open** unknown, default taken. \
          \"Given in\" is the file the value comes from (a target file overrides its family file).\n"
     );
+    let _ = writeln!(out, "## Family facts\n");
+    let _ = writeln!(
+        out,
+        "Given once in each `families/<family>.yaml`; no target file changes them.\n"
+    );
+    for (name, what, column) in FACTS {
+        table(
+            &mut out,
+            name,
+            what,
+            "family",
+            model
+                .families
+                .iter()
+                .map(|f| (f.family.as_str(), column(f))),
+        );
+    }
+    let _ = writeln!(out, "## Policies per target\n");
     for (name, what, column) in POLICIES {
-        let _ = writeln!(out, "## `{name}`: {what}\n");
-        let _ = writeln!(out, "| target | value | evidence | source | given in |");
-        let _ = writeln!(out, "|---|---|---|---|---|");
-        for t in &model.targets {
-            let r = column(t);
-            let (tag, source) = match &r.evidence {
-                Some(e) => (e.tag(), e.source().replace('|', "\\|")),
-                None => ("-", "-".to_string()),
-            };
-            let given = r.origin.map_or("-".to_string(), |o| {
-                o.file.trim_start_matches("isa-spec/").to_string()
-            });
-            let _ = writeln!(
-                out,
-                "| {} | {} | {tag} | {source} | {given} |",
-                t.target.name(),
-                r.value
-            );
-        }
-        let _ = writeln!(out);
+        table(
+            &mut out,
+            name,
+            what,
+            "target",
+            model.targets.iter().map(|t| (t.target.as_str(), column(t))),
+        );
     }
 
     let _ = writeln!(out, "## Opcodes (llvm-mc 22)\n");
-    let names: Vec<&str> = model.targets.iter().map(|t| t.target.name()).collect();
+    let names: Vec<&str> = model.targets.iter().map(|t| t.target.as_str()).collect();
     let _ = writeln!(out, "| form | {} |", names.join(" | "));
     let _ = writeln!(out, "|---|{}", "---|".repeat(names.len()));
     for (instruction, _, _) in Instruction::TABLE {
@@ -130,7 +167,8 @@ pub fn evidence_md(model: &Model) -> String {
                 .targets
                 .iter()
                 .map(|t| {
-                    t.forms
+                    t.spec
+                        .forms
                         .iter()
                         .find(|f| f.instruction == instruction && f.encoding == encoding)
                         .map_or("-".to_string(), |f| format!("{:#x}", f.op))
@@ -149,4 +187,28 @@ pub fn evidence_md(model: &Model) -> String {
         }
     }
     out
+}
+
+/// One `### name` table: a row per target or family.
+fn table<'a>(
+    out: &mut String,
+    name: &str,
+    what: &str,
+    key: &str,
+    rows: impl Iterator<Item = (&'a str, Row)>,
+) {
+    let _ = writeln!(out, "### `{name}`: {what}\n");
+    let _ = writeln!(out, "| {key} | value | evidence | source | given in |");
+    let _ = writeln!(out, "|---|---|---|---|---|");
+    for (who, r) in rows {
+        let (tag, source) = match &r.evidence {
+            Some(e) => (e.tag(), e.source().replace('|', "\\|")),
+            None => ("-", "-".to_string()),
+        };
+        let given = r.origin.map_or("-".to_string(), |o| {
+            o.file.trim_start_matches("isa-spec/").to_string()
+        });
+        let _ = writeln!(out, "| {who} | {} | {tag} | {source} | {given} |", r.value);
+    }
+    let _ = writeln!(out);
 }

@@ -5,13 +5,13 @@ use std::fmt;
 use std::path::Path;
 
 use crate::error::Error;
-use crate::header::STALE_MESSAGE;
+use crate::header::{generated_files, STALE_MESSAGE};
 use crate::model::Model;
 
 /// Directory the Rust modules go to, relative to the workspace root. Every
-/// file in it is generated; anything the generator does not produce is an
-/// orphan.
-pub const GENERATED_DIR: &str = "emulator/src/generated";
+/// file in it and in its `families/` is generated; anything the generator
+/// does not produce is an orphan.
+pub use crate::header::GENERATED_DIR;
 
 /// The generated evidence table, relative to the workspace root.
 pub const EVIDENCE_MD: &str = "isa-spec/EVIDENCE.md";
@@ -28,10 +28,17 @@ pub struct GeneratedFile {
 /// Every generated file for `model`, in a fixed order.
 pub fn generate(model: &Model) -> Result<Vec<GeneratedFile>, Error> {
     let mut files = Vec::new();
+    for f in &model.families {
+        let contents = crate::emit::family_module(model, f)?;
+        files.push(GeneratedFile {
+            path: format!("{GENERATED_DIR}/families/{}.rs", f.family),
+            contents,
+        });
+    }
     for t in &model.targets {
         let contents = crate::emit::target_module(model, t)?;
         files.push(GeneratedFile {
-            path: format!("{GENERATED_DIR}/{}.rs", t.target.name()),
+            path: format!("{GENERATED_DIR}/{}.rs", t.target),
             contents,
         });
     }
@@ -92,24 +99,13 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> Error + '_ {
     }
 }
 
-/// Files in the generated directory that `files` does not produce.
+/// Files in the generated directories that `files` does not produce.
 fn orphans(root: &Path, files: &[GeneratedFile]) -> Result<Vec<String>, Error> {
-    let dir = root.join(GENERATED_DIR);
-    let mut out = Vec::new();
-    let entries = match std::fs::read_dir(&dir) {
-        Ok(entries) => entries,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(out),
-        Err(e) => return Err(io(&dir)(e)),
-    };
-    for entry in entries {
-        let entry = entry.map_err(io(&dir))?;
-        let path = format!("{GENERATED_DIR}/{}", entry.file_name().to_string_lossy());
-        if !files.iter().any(|f| f.path == path) {
-            out.push(path);
-        }
-    }
-    out.sort();
-    Ok(out)
+    let present = generated_files(root).map_err(|(path, source)| Error::Io { path, source })?;
+    Ok(present
+        .into_iter()
+        .filter(|path| !files.iter().any(|f| &f.path == path))
+        .collect())
 }
 
 /// Compare `files` with the tree under `root`.

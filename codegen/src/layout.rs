@@ -8,8 +8,8 @@ use serde_saphyr::Spanned;
 
 use crate::error::{Loc, SpecError};
 use crate::model::{
-    BitField, EncodingIdent, MachineEncoding, OpSel, OperandCodes, SdwaLayout, Vop1Layout,
-    Vop2Layout, Vop3Layout,
+    BitField, EncodingIdent, FamilyFacts, MachineEncoding, OpSel, OperandCodes, SdwaLayout,
+    Vop1Layout, Vop2Layout, Vop3Layout,
 };
 use crate::raw::{
     loc_of, RawEncoding, RawField, RawIdent, RawOperandCodes, RawSdwa, RawVop1, RawVop2, RawVop3,
@@ -129,14 +129,15 @@ fn pick<'a, T>(
         .or_else(|| family.and_then(|(f, path)| get(f).map(|v| (v, path))))
 }
 
-/// Merge and check the `encoding:` section of a target. `missing` makes the
-/// error for an entry neither file gives; `has_sdwa` and `true16` are the
-/// target's policies, which the layouts must agree with.
+/// Merge and check the `encoding:` section of a target (or of a family
+/// file alone: `target` is then the family file and `family` is `None`).
+/// `missing` makes the error for an entry neither file gives; `facts` are
+/// the family's (`None` when they are broken), which the layouts must agree
+/// with and which complete the tables.
 pub(crate) fn encoding(
     target: (&RawEncoding, &str),
     family: Option<(&RawEncoding, &str)>,
-    has_sdwa: Option<bool>,
-    true16: Option<bool>,
+    facts: Option<&FamilyFacts>,
     missing: &dyn Fn(&str) -> SpecError,
     errors: &mut Vec<SpecError>,
 ) -> Option<MachineEncoding> {
@@ -169,51 +170,18 @@ pub(crate) fn encoding(
     let sdwa_entry = pick(target, family, |e| e.sdwa.as_ref());
     let sdwa = sdwa_entry.and_then(|(raw, path)| sdwa(raw, path, errors));
     let codes = operand_codes(target, family, &mut need, errors);
-    let mut flag = |name: &str, get: fn(&RawEncoding) -> Option<&Spanned<bool>>| match pick(
-        target, family, get,
-    ) {
-        Some((v, path)) => Some((v.value, path, loc_of(v))),
-        None => {
-            need(name, errors);
-            None
-        }
-    };
-    let halves = flag("true16_e32_halves", |e| e.true16_e32_halves.as_ref());
-    let vop3_literal = flag("vop3_literal", |e| e.vop3_literal.as_ref());
-    let bus = match pick(target, family, |e| e.constant_bus_limit.as_ref()) {
-        Some((v, path)) if v.value == 0 => {
-            errors.push(SpecError::new(
-                path,
-                loc_of(v),
-                "`encoding.constant_bus_limit` must be at least 1",
-            ));
-            None
-        }
-        Some((v, _)) => Some(v.value),
-        None => {
-            need("constant_bus_limit", errors);
-            None
-        }
-    };
 
-    // Agreement with the target's policies and between the layouts.
+    // Agreement with the family's facts and between the layouts.
+    let has_sdwa = facts.map(|f| f.sdwa.value);
+    let true16 = facts.map(|f| f.true16.value);
     match (has_sdwa, sdwa_entry) {
-        (Some(true), None) => errors.push(missing("`encoding.sdwa` (the target has `sdwa: true`)")),
+        (Some(true), None) => errors.push(missing("`encoding.sdwa` (the family has `sdwa: true`)")),
         (Some(false), Some((raw, path))) => errors.push(SpecError::new(
             path,
             loc_of(raw),
-            "`encoding.sdwa` given but the target has `sdwa: false`",
+            "`encoding.sdwa` given but the family has `sdwa: false`",
         )),
         _ => {}
-    }
-    if let (Some(t16), Some((h, path, loc))) = (true16, halves) {
-        if t16 != h {
-            errors.push(SpecError::new(
-                path,
-                loc,
-                format!("`encoding.true16_e32_halves: {h}` disagrees with policy `true16: {t16}`"),
-            ));
-        }
     }
     if let (Some(true), Some((raw, path)), Some(l)) = (
         true16,
@@ -239,8 +207,8 @@ pub(crate) fn encoding(
         );
     }
 
-    match (vop1, vop2, vop3, codes, halves, vop3_literal, bus) {
-        (Some(vop1), Some(vop2), Some(vop3), Some(codes), Some(h), Some(lit), Some(bus))
+    match (vop1, vop2, vop3, codes, facts) {
+        (Some(vop1), Some(vop2), Some(vop3), Some(codes), Some(facts))
             if errors.len() == before =>
         {
             Some(MachineEncoding {
@@ -249,9 +217,9 @@ pub(crate) fn encoding(
                 vop3,
                 sdwa,
                 codes,
-                true16_e32_halves: h.0,
-                vop3_literal: lit.0,
-                constant_bus_limit: bus,
+                true16_e32_halves: facts.true16.value,
+                vop3_literal: facts.vop3_literal.value,
+                constant_bus_limit: facts.constant_bus_limit.value,
             })
         }
         _ => None,

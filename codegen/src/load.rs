@@ -9,8 +9,8 @@ use serde_saphyr::Spanned;
 use crate::error::{Error, Loc, SpecError};
 use crate::header::spec_yaml_files;
 use crate::model::{
-    patterns_meet, Encoding, FamilyName, Form, Input, Instruction, MachineEncoding, Model, Origin,
-    Sourced, TargetModel, TargetName, Wave,
+    patterns_meet, Encoding, FamilyFacts, FamilyModel, Form, Input, Instruction, MachineEncoding,
+    Model, Name, Origin, Sourced, Spec, TargetModel, Wave,
 };
 use crate::raw::{self, loc_of, RawEncodings, RawFile, RawSourced, RawWave, Tagged};
 
@@ -43,19 +43,54 @@ struct Parsed<'a> {
     raw: RawFile,
 }
 
-/// A parsed target file.
-struct TargetFile<'a> {
-    name: TargetName,
-    file: Parsed<'a>,
+/// The file name without directory and `.yaml`.
+fn stem(path: &str) -> &str {
+    path.rsplit('/')
+        .next()
+        .and_then(|n| n.strip_suffix(".yaml"))
+        .unwrap_or(path)
+}
+
+/// The name a file declares (`target:` or `family:`), checked against the
+/// naming rule and the file name.
+fn declared_name(
+    path: &str,
+    key: &str,
+    declared: &Spanned<String>,
+    errors: &mut Vec<SpecError>,
+) -> Option<Name> {
+    let loc = loc_of(declared);
+    let Some(name) = Name::parse(&declared.value) else {
+        errors.push(SpecError::new(
+            path,
+            loc,
+            format!(
+                "`{}` is not a valid {key} name: `gfx`, a digit, then digits and lowercase letters",
+                declared.value
+            ),
+        ));
+        return None;
+    };
+    let stem = stem(path);
+    if name != stem {
+        errors.push(SpecError::new(
+            path,
+            loc,
+            format!("file `{stem}.yaml` declares {key} `{name}`; the file name must be the {key}"),
+        ));
+        return None;
+    }
+    Some(name)
 }
 
 /// Validate `inputs` (workspace-relative paths) into a model, reporting
-/// every problem found.
+/// every problem found. The families are the files in `isa-spec/families/`,
+/// the targets the files directly in `isa-spec/`.
 pub fn build(mut inputs: Vec<Input>) -> Result<Model, Vec<SpecError>> {
     inputs.sort_by(|a, b| a.path.cmp(&b.path));
     let mut errors = Vec::new();
-    let mut families: BTreeMap<FamilyName, Parsed<'_>> = BTreeMap::new();
-    let mut targets: BTreeMap<TargetName, TargetFile<'_>> = BTreeMap::new();
+    let mut family_files: BTreeMap<Name, Parsed<'_>> = BTreeMap::new();
+    let mut target_files: BTreeMap<Name, Parsed<'_>> = BTreeMap::new();
 
     for input in &inputs {
         let path = input.path.as_str();
@@ -66,16 +101,12 @@ pub fn build(mut inputs: Vec<Input>) -> Result<Model, Vec<SpecError>> {
                 continue;
             }
         };
-        let stem = path
-            .rsplit('/')
-            .next()
-            .and_then(|n| n.strip_suffix(".yaml"))
-            .unwrap_or(path);
-        let family_loc = loc_of(&raw.family);
-        if path
-            .strip_prefix(FAMILY_DIR)
-            .is_some_and(|p| p.starts_with('/'))
-        {
+        let in_dir = |dir: &str| {
+            path.strip_prefix(dir)
+                .and_then(|p| p.strip_prefix('/'))
+                .is_some_and(|name| !name.contains('/'))
+        };
+        if in_dir(FAMILY_DIR) {
             if let Some(t) = &raw.target {
                 errors.push(SpecError::new(
                     path,
@@ -90,20 +121,10 @@ pub fn build(mut inputs: Vec<Input>) -> Result<Model, Vec<SpecError>> {
                     "a family file has no `description`",
                 ));
             }
-            if FamilyName::from_name(stem) != Some(raw.family.value) {
-                errors.push(SpecError::new(
-                    path,
-                    family_loc,
-                    format!("family file `{stem}.yaml` declares family `{}`; the file name must be the family", raw.family.value.name()),
-                ));
-                continue;
+            if let Some(name) = declared_name(path, "family", &raw.family, &mut errors) {
+                family_files.insert(name, Parsed { path, raw });
             }
-            families.insert(raw.family.value, Parsed { path, raw });
-        } else if path
-            .strip_prefix(SPEC_DIR)
-            .and_then(|p| p.strip_prefix('/'))
-            .is_some_and(|name| !name.contains('/'))
-        {
+        } else if in_dir(SPEC_DIR) {
             let Some(target) = raw.target.as_ref() else {
                 errors.push(SpecError::new(
                     path,
@@ -112,7 +133,6 @@ pub fn build(mut inputs: Vec<Input>) -> Result<Model, Vec<SpecError>> {
                 ));
                 continue;
             };
-            let (name, target_loc) = (target.value, loc_of(target));
             if raw.description.is_none() {
                 errors.push(SpecError::new(
                     path,
@@ -120,67 +140,77 @@ pub fn build(mut inputs: Vec<Input>) -> Result<Model, Vec<SpecError>> {
                     "a target file needs `description: <generation>`",
                 ));
             }
-            if TargetName::from_name(stem) != Some(name) {
+            if let Some(facts) = &raw.facts {
                 errors.push(SpecError::new(
                     path,
-                    target_loc,
+                    loc_of(facts),
                     format!(
-                        "file `{stem}.yaml` declares target `{}`; the file name must be the target",
-                        name.name()
+                        "`facts` are the family's: give them in {FAMILY_DIR}/{}.yaml",
+                        raw.family.value
                     ),
                 ));
-                continue;
             }
-            if raw.family.value != name.family() {
-                errors.push(SpecError::new(
-                    path,
-                    family_loc,
-                    format!(
-                        "{} is in family `{}`, not `{}`",
-                        name.name(),
-                        name.family().name(),
-                        raw.family.value.name()
-                    ),
-                ));
-                continue;
+            if let Some(name) = declared_name(path, "target", target, &mut errors) {
+                target_files.insert(name, Parsed { path, raw });
             }
-            targets.insert(
-                name,
-                TargetFile {
-                    name,
-                    file: Parsed { path, raw },
-                },
-            );
         } else {
             errors.push(SpecError::new(path, None, "not a target file (isa-spec/<target>.yaml) or family file (isa-spec/families/<family>.yaml)"));
         }
     }
 
-    let mut models = Vec::new();
-    for name in TargetName::ALL {
-        let Some(target) = targets.get(&name) else {
-            if !errors
-                .iter()
-                .any(|e| e.file == format!("{SPEC_DIR}/{}.yaml", name.name()))
-            {
-                errors.push(SpecError::new(
-                    SPEC_DIR,
-                    None,
-                    format!(
-                        "no file for target {0} (expected {SPEC_DIR}/{0}.yaml)",
-                        name.name()
-                    ),
-                ));
-            }
-            continue;
-        };
-        match merge(target, families.get(&name.family())) {
-            Ok(model) => models.push(model),
+    let mut families = Vec::new();
+    for (name, file) in &family_files {
+        if !target_files
+            .values()
+            .any(|t| t.raw.family.value == name.as_str())
+        {
+            errors.push(SpecError::new(
+                file.path,
+                None,
+                format!("family {name} has no target file (isa-spec/<target>.yaml with `family: {name}`)"),
+            ));
+        }
+        match family(name, file) {
+            Ok(model) => families.push(model),
             Err(mut e) => errors.append(&mut e),
         }
     }
 
-    // A family file's mistake shows once, not once per target of the family.
+    let mut targets = Vec::new();
+    for (name, file) in &target_files {
+        let family_name = &file.raw.family.value;
+        let Some(family_file) = Name::parse(family_name).and_then(|f| family_files.get(&f)) else {
+            let known: Vec<&str> = family_files.keys().map(Name::as_str).collect();
+            errors.push(SpecError::new(
+                file.path,
+                loc_of(&file.raw.family),
+                format!(
+                    "no family file {FAMILY_DIR}/{family_name}.yaml (families: {})",
+                    known.join(", ")
+                ),
+            ));
+            continue;
+        };
+        // A broken family file is reported once, not once per target.
+        let Some(family_model) = families
+            .iter()
+            .find(|f: &&FamilyModel| f.path == family_file.path)
+        else {
+            continue;
+        };
+        match settings(file, Some(family_file), &family_model.facts) {
+            Ok(spec) => targets.push(TargetModel {
+                target: name.clone(),
+                description: file.raw.description.clone().unwrap_or_default(),
+                family: family_model.family.clone(),
+                inputs: vec![family_file.path.to_string(), file.path.to_string()],
+                spec,
+            }),
+            Err(mut e) => errors.append(&mut e),
+        }
+    }
+
+    // The same mistake shows once.
     let mut seen = Vec::new();
     errors.retain(|e| {
         let new = !seen.contains(e);
@@ -193,38 +223,112 @@ pub fn build(mut inputs: Vec<Input>) -> Result<Model, Vec<SpecError>> {
     if errors.is_empty() {
         Ok(Model {
             inputs,
-            targets: models,
+            families,
+            targets,
         })
     } else {
         Err(errors)
     }
 }
 
-/// Merge a target file over its family file and check the result.
-fn merge(
-    target: &TargetFile<'_>,
-    family: Option<&Parsed<'_>>,
-) -> Result<TargetModel, Vec<SpecError>> {
-    let (name, target) = (target.name, &target.file);
-    let mut errors = Vec::new();
-    let file = target.path;
-    let family_file = family.map(|f| f.path);
-    let missing = |what: &str| {
-        let hint = match family_file {
-            Some(f) => format!("give it here or in {f}"),
-            None => format!(
-                "give it here or in {FAMILY_DIR}/{}.yaml",
-                target.raw.family.value.name()
-            ),
-        };
-        SpecError::new(file, None, format!("{what} is missing: {hint}"))
-    };
+/// A family file on its own: its facts, and its settings, complete (a
+/// target file may override settings but need not give any).
+fn family(name: &Name, file: &Parsed<'_>) -> Result<FamilyModel, Vec<SpecError>> {
+    let facts = facts(file)?;
+    let defaults = settings(file, None, &facts)?;
+    Ok(FamilyModel {
+        family: name.clone(),
+        path: file.path.to_string(),
+        facts,
+        defaults,
+    })
+}
 
-    // Take the target's entry, else the family's, with the file it came from.
+/// The `facts:` of a family file, each with its evidence.
+fn facts(file: &Parsed<'_>) -> Result<FamilyFacts, Vec<SpecError>> {
+    let mut errors = Vec::new();
+    let path = file.path;
+    let Some(raw) = &file.raw.facts else {
+        return Err(vec![SpecError::new(
+            path,
+            None,
+            "`facts` is missing: a family file gives true16, sdwa, vop3_opcode_offset, vop3_literal and constant_bus_limit",
+        )]);
+    };
+    macro_rules! fact {
+        ($field:ident) => {
+            match sourced(
+                raw.value.$field.as_ref().map(|v| (v, path)),
+                stringify!($field),
+            ) {
+                Some(Ok(s)) => Some(s),
+                Some(Err(e)) => {
+                    errors.push(e);
+                    None
+                }
+                None => {
+                    errors.push(SpecError::new(
+                        path,
+                        loc_of(raw),
+                        concat!("fact `", stringify!($field), "` is missing"),
+                    ));
+                    None
+                }
+            }
+        };
+    }
+    let true16 = fact!(true16);
+    let sdwa = fact!(sdwa);
+    let vop3_opcode_offset = fact!(vop3_opcode_offset);
+    let vop3_literal = fact!(vop3_literal);
+    let constant_bus_limit = fact!(constant_bus_limit);
+    if let Some(c) = &constant_bus_limit {
+        if c.value == 0 {
+            errors.push(at(&c.origin, "`constant_bus_limit` must be at least 1"));
+        }
+    }
+    match (
+        true16,
+        sdwa,
+        vop3_opcode_offset,
+        vop3_literal,
+        constant_bus_limit,
+    ) {
+        (
+            Some(true16),
+            Some(sdwa),
+            Some(vop3_opcode_offset),
+            Some(vop3_literal),
+            Some(constant_bus_limit),
+        ) if errors.is_empty() => Ok(FamilyFacts {
+            true16,
+            sdwa,
+            vop3_opcode_offset,
+            vop3_literal,
+            constant_bus_limit,
+        }),
+        _ => Err(errors),
+    }
+}
+
+/// The settings of `own` (a target file) over `base` (its family file), or
+/// of a family file alone (`base` is `None`), checked.
+fn settings(
+    own: &Parsed<'_>,
+    base: Option<&Parsed<'_>>,
+    facts: &FamilyFacts,
+) -> Result<Spec, Vec<SpecError>> {
+    let mut errors = Vec::new();
+    let file = own.path;
+    // Every entry is in the family file once that has loaded, so only a
+    // family file misses one.
+    let missing = |what: &str| SpecError::new(file, None, format!("{what} is missing"));
+
+    // Take the own entry, else the base's, with the file it came from.
     macro_rules! pick {
         ($($field:ident).+) => {
-            target.raw.$($field).+.as_ref().map(|v| (v, target.path)).or_else(|| {
-                family.and_then(|f| f.raw.$($field).+.as_ref().map(|v| (v, f.path)))
+            own.raw.$($field).+.as_ref().map(|v| (v, own.path)).or_else(|| {
+                base.and_then(|f| f.raw.$($field).+.as_ref().map(|v| (v, f.path)))
             })
         };
     }
@@ -248,8 +352,6 @@ fn merge(
     let omod_gate = policy!(omod_gate);
     let clamp_nan = policy!(clamp_nan);
     let ieee_dx10_bits = policy!(ieee_dx10_bits);
-    let true16 = policy!(true16);
-    let sdwa = policy!(sdwa);
     let f16_dst_high = policy!(f16_dst_high);
     let snan = policy!(snan);
     let aligned_vgpr_pairs = policy!(aligned_vgpr_pairs);
@@ -292,40 +394,15 @@ fn merge(
         }
     };
 
-    let family_name = target.raw.family.value;
-    let description = target.raw.description.clone().unwrap_or_default();
-
-    // Consistency of the policies with the family and with each other.
-    if let Some(s) = &sdwa {
-        if s.value && !family_name.has_sdwa_encoding() {
-            errors.push(at(
-                &s.origin,
-                format!(
-                    "`sdwa: true` but family {} has no SDWA encoding",
-                    family_name.name()
-                ),
-            ));
-        }
-        match (&sdwa_f16_output, s.value) {
-            (None, true) => errors.push(missing("policy `sdwa_f16_output` (the target has SDWA)")),
-            (Some(o), false) => errors.push(at(
-                &o.origin,
-                "`sdwa_f16_output` given but the target has `sdwa: false`",
-            )),
-            _ => {}
-        }
-    }
-    if let Some(t) = &true16 {
-        if t.value != family_name.has_true16() {
-            errors.push(at(
-                &t.origin,
-                format!(
-                    "`true16: {}` disagrees with family {} (true16 exists from GFX11 on)",
-                    t.value,
-                    family_name.name()
-                ),
-            ));
-        }
+    // Consistency of the policies with the facts and with each other.
+    let has_sdwa = facts.sdwa.value;
+    match (&sdwa_f16_output, has_sdwa) {
+        (None, true) => errors.push(missing("policy `sdwa_f16_output` (the family has SDWA)")),
+        (Some(o), false) => errors.push(at(
+            &o.origin,
+            "`sdwa_f16_output` given but the family has `sdwa: false`",
+        )),
+        _ => {}
     }
     if let (Some(bits), Some(gate), Some(clamp)) = (&ieee_dx10_bits, &omod_gate, &clamp_nan) {
         use crate::model::{ClampNan, OmodGate};
@@ -338,35 +415,19 @@ fn merge(
     }
 
     let encoding = crate::layout::encoding(
-        (&target.raw.encoding, target.path),
-        family.map(|f| (&f.raw.encoding, f.path)),
-        sdwa.as_ref().map(|s| s.value),
-        true16.as_ref().map(|t| t.value),
+        (&own.raw.encoding, own.path),
+        base.map(|f| (&f.raw.encoding, f.path)),
+        Some(facts),
         &missing,
         &mut errors,
     );
 
-    let forms = match &sdwa {
-        Some(s) => forms(
-            target,
-            family,
-            family_name,
-            s.value,
-            encoding.as_ref(),
-            &mut errors,
-        ),
-        None => Vec::new(),
-    };
-
-    let mut inputs: Vec<String> = family_file.into_iter().map(str::to_string).collect();
-    inputs.push(file.to_string());
+    let forms = forms(own, base, facts, encoding.as_ref(), &mut errors);
 
     match (
         omod_gate,
         clamp_nan,
         ieee_dx10_bits,
-        true16,
-        sdwa,
         f16_dst_high,
         snan,
         aligned_vgpr_pairs,
@@ -378,25 +439,19 @@ fn merge(
             Some(omod_gate),
             Some(clamp_nan),
             Some(ieee_dx10_bits),
-            Some(true16),
-            Some(sdwa),
             Some(f16_dst_high),
             Some(snan),
             Some(aligned_vgpr_pairs),
             Some(fract_rules),
             Some(wave),
             Some(encoding),
-        ) if errors.is_empty() => Ok(TargetModel {
-            target: name,
-            description,
-            family: family_name,
-            inputs,
+        ) if errors.is_empty() => Ok(Spec {
             wave,
             omod_gate,
             clamp_nan,
             ieee_dx10_bits,
-            true16,
-            sdwa,
+            true16: facts.true16.clone(),
+            sdwa: facts.sdwa.clone(),
             f16_dst_high,
             snan,
             sdwa_f16_output,
@@ -481,11 +536,12 @@ fn wave(raw: &Spanned<RawWave>, path: &str) -> Result<Wave, SpecError> {
 fn forms(
     target: &Parsed<'_>,
     family: Option<&Parsed<'_>>,
-    family_name: FamilyName,
-    has_sdwa: bool,
+    facts: &FamilyFacts,
     layouts: Option<&MachineEncoding>,
     errors: &mut Vec<SpecError>,
 ) -> Vec<Form> {
+    let has_sdwa = facts.sdwa.value;
+    let offsets = &facts.vop3_opcode_offset;
     let mut out = Vec::new();
     for (instruction, e32, _) in Instruction::TABLE {
         let mnemonic = instruction.mnemonic();
@@ -496,7 +552,7 @@ fn forms(
             errors.push(SpecError::new(
                 target.path,
                 None,
-                format!("form `{mnemonic}` is missing (give it here or in the family file)"),
+                format!("form `{mnemonic}` is missing"),
             ));
             continue;
         };
@@ -513,7 +569,7 @@ fn forms(
             match given {
                 Some(op) if !in_scope => {
                     let why = if encoding == Encoding::Sdwa && !has_sdwa {
-                        "the target has `sdwa: false`".to_string()
+                        "the family has `sdwa: false`".to_string()
                     } else {
                         format!(
                             "{mnemonic} has no {} form in scope (docs/semantics.md §1, forms table)",
@@ -588,17 +644,17 @@ fn forms(
         // VOP3 promotes the e32 opcode by a fixed offset; SDWA reuses it.
         if let Some(e32) = e32 {
             if let Some(&(base, _)) = ops.get(&e32) {
-                let offset = family_name.vop3_offset(e32);
+                let offset = offsets.value.offset(e32);
                 if let Some(&(vop3, loc)) = ops.get(&Encoding::Vop3) {
-                    if vop3 != base + offset {
+                    if Some(vop3) != base.checked_add(offset) {
                         errors.push(SpecError::new(
                             path,
                             loc,
                             format!(
-                                "`{mnemonic}` vop3 opcode {vop3:#x} is inconsistent with {} {base:#x}: family {} promotes by {offset:#x}, giving {:#x}",
+                                "`{mnemonic}` vop3 opcode {vop3:#x} is inconsistent with {} {base:#x}: the family's `vop3_opcode_offset` ({}) is {offset:#x}, giving {:#x}",
                                 e32.yaml(),
-                                family_name.name(),
-                                base + offset
+                                offsets.origin.file,
+                                u32::from(base) + u32::from(offset)
                             ),
                         ));
                     }

@@ -1,135 +1,83 @@
 //! The typed, validated description of every target: what `isa-spec/`
 //! says once family defaults are merged and every consistency rule holds.
+//!
+//! Nothing here lists targets or families: they are the files of
+//! `isa-spec/`. The policy values and instructions below are the YAML
+//! vocabulary; each becomes a path into the emulator (`OmodGate::Always`)
+//! that the compiler checks when the generated code is built.
 
+use proc_macro2::TokenStream;
+use quote::quote;
 use serde::Deserialize;
 
-/// The ten targets, in ISA-generation order (as `Target::ALL`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum TargetName {
-    Gfx908,
-    Gfx90a,
-    Gfx942,
-    Gfx950,
-    Gfx1010,
-    Gfx1030,
-    Gfx1100,
-    Gfx1150,
-    Gfx1201,
-    Gfx1250,
-}
+/// A target or family name (`gfx1201`, `gfx12`): `gfx`, a digit, then digits
+/// and lowercase letters, as LLVM's processor names. It is the file stem,
+/// the generated module, and capitalised (`Gfx1201`) the enum variant.
+///
+/// Names order shortest first, then alphabetically, which puts LLVM's
+/// `gfx<major><minor><stepping>` names in generation order (gfx908, gfx90a,
+/// ..., gfx1010, ..., gfx1250) and families likewise (gfx9 before gfx10).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Name(String);
 
-impl TargetName {
-    /// Every target, in the order the generated code lists them.
-    pub const ALL: [TargetName; 10] = [
-        TargetName::Gfx908,
-        TargetName::Gfx90a,
-        TargetName::Gfx942,
-        TargetName::Gfx950,
-        TargetName::Gfx1010,
-        TargetName::Gfx1030,
-        TargetName::Gfx1100,
-        TargetName::Gfx1150,
-        TargetName::Gfx1201,
-        TargetName::Gfx1250,
-    ];
+/// A target's name (`gfx1201`).
+pub type TargetName = Name;
+/// A family's name (`gfx12`).
+pub type FamilyName = Name;
 
-    /// LLVM's name (`gfx1201`), also the file and module name.
-    pub fn name(self) -> &'static str {
-        match self {
-            TargetName::Gfx908 => "gfx908",
-            TargetName::Gfx90a => "gfx90a",
-            TargetName::Gfx942 => "gfx942",
-            TargetName::Gfx950 => "gfx950",
-            TargetName::Gfx1010 => "gfx1010",
-            TargetName::Gfx1030 => "gfx1030",
-            TargetName::Gfx1100 => "gfx1100",
-            TargetName::Gfx1150 => "gfx1150",
-            TargetName::Gfx1201 => "gfx1201",
-            TargetName::Gfx1250 => "gfx1250",
-        }
+impl Name {
+    /// `name` if it is a valid target or family name.
+    pub fn parse(name: &str) -> Option<Name> {
+        let rest = name.strip_prefix("gfx")?;
+        let valid = rest.starts_with(|c: char| c.is_ascii_digit())
+            && rest
+                .chars()
+                .all(|c| c.is_ascii_digit() || c.is_ascii_lowercase());
+        valid.then(|| Name(name.to_string()))
     }
 
-    /// The `Target` variant (`Gfx1201`).
-    pub fn variant(self) -> String {
-        self.name().replacen('g', "G", 1)
+    /// The name as written (`gfx1201`).
+    pub fn as_str(&self) -> &str {
+        &self.0
     }
 
-    /// The family LLVM puts the target in; a target file must agree.
-    pub fn family(self) -> FamilyName {
-        match self {
-            TargetName::Gfx908 | TargetName::Gfx90a | TargetName::Gfx942 | TargetName::Gfx950 => {
-                FamilyName::Gfx9
-            }
-            TargetName::Gfx1010 | TargetName::Gfx1030 => FamilyName::Gfx10,
-            TargetName::Gfx1100 | TargetName::Gfx1150 => FamilyName::Gfx11,
-            TargetName::Gfx1201 | TargetName::Gfx1250 => FamilyName::Gfx12,
-        }
+    /// The enum variant (`Gfx1201`).
+    pub fn variant(&self) -> String {
+        self.0.replacen('g', "G", 1)
     }
 
-    /// The target named `name`, if it is one of the ten.
-    pub fn from_name(name: &str) -> Option<TargetName> {
-        TargetName::ALL.into_iter().find(|t| t.name() == name)
+    /// The generated module (`gfx1201`).
+    pub fn module(&self) -> proc_macro2::Ident {
+        proc_macro2::Ident::new(&self.0, proc_macro2::Span::call_site())
+    }
+
+    /// The enum variant as an identifier (`Gfx1201`).
+    pub fn variant_ident(&self) -> proc_macro2::Ident {
+        proc_macro2::Ident::new(&self.variant(), proc_macro2::Span::call_site())
     }
 }
 
-/// ISA families.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum FamilyName {
-    Gfx9,
-    Gfx10,
-    Gfx11,
-    Gfx12,
+impl std::fmt::Display for Name {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
 }
 
-impl FamilyName {
-    /// Every family.
-    pub const ALL: [FamilyName; 4] = [
-        FamilyName::Gfx9,
-        FamilyName::Gfx10,
-        FamilyName::Gfx11,
-        FamilyName::Gfx12,
-    ];
-
-    /// YAML and file name (`gfx12`).
-    pub fn name(self) -> &'static str {
-        match self {
-            FamilyName::Gfx9 => "gfx9",
-            FamilyName::Gfx10 => "gfx10",
-            FamilyName::Gfx11 => "gfx11",
-            FamilyName::Gfx12 => "gfx12",
-        }
+impl PartialEq<&str> for Name {
+    fn eq(&self, other: &&str) -> bool {
+        self.0 == *other
     }
+}
 
-    /// The `Family` variant (`Gfx12`).
-    pub fn variant(self) -> String {
-        self.name().replacen('g', "G", 1)
+impl Ord for Name {
+    fn cmp(&self, other: &Name) -> std::cmp::Ordering {
+        (self.0.len(), &self.0).cmp(&(other.0.len(), &other.0))
     }
+}
 
-    /// The family named `name`.
-    pub fn from_name(name: &str) -> Option<FamilyName> {
-        FamilyName::ALL.into_iter().find(|f| f.name() == name)
-    }
-
-    /// SDWA encodings exist (GFX9, GFX10).
-    pub fn has_sdwa_encoding(self) -> bool {
-        matches!(self, FamilyName::Gfx9 | FamilyName::Gfx10)
-    }
-
-    /// True16 operands exist (GFX11 on).
-    pub fn has_true16(self) -> bool {
-        matches!(self, FamilyName::Gfx11 | FamilyName::Gfx12)
-    }
-
-    /// VOP3 opcode of an instruction whose e32 form is `encoding`, as an
-    /// offset from the e32 opcode (llvm-mc 22).
-    pub fn vop3_offset(self, encoding: Encoding) -> u16 {
-        match (self, encoding) {
-            (FamilyName::Gfx9, Encoding::Vop1) => 0x140,
-            (_, Encoding::Vop1) => 0x180,
-            _ => 0x100,
-        }
+impl PartialOrd for Name {
+    fn partial_cmp(&self, other: &Name) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
     }
 }
 
@@ -185,18 +133,16 @@ pub struct Sourced<T> {
     pub origin: Origin,
 }
 
-/// A policy value: its YAML spelling and the emulator type it becomes.
+/// A policy value: its YAML spelling and the emulator value it becomes.
 pub trait PolicyValue: Copy {
-    /// The emulator's type name (`OmodGate`), or `bool`.
-    const RUST_TYPE: &'static str;
     /// YAML spelling (`ieee_and_output_denorm`).
     fn yaml(self) -> &'static str;
-    /// The emulator's variant (`IeeeAndOutputDenorm`), or `true`/`false`.
-    fn rust(self) -> &'static str;
+    /// The emulator's value: a path the compiler checks
+    /// (`OmodGate::IeeeAndOutputDenorm`), or `true`/`false`.
+    fn tokens(self) -> TokenStream;
 }
 
 impl PolicyValue for bool {
-    const RUST_TYPE: &'static str = "bool";
     fn yaml(self) -> &'static str {
         if self {
             "true"
@@ -204,9 +150,17 @@ impl PolicyValue for bool {
             "false"
         }
     }
-    fn rust(self) -> &'static str {
-        self.yaml()
+    fn tokens(self) -> TokenStream {
+        quote!(#self)
     }
+}
+
+/// A policy enum of the emulator, as the YAML spells its values.
+pub trait PolicyEnum: PolicyValue {
+    /// `impl <Enum> { pub const fn yaml_name(self) ... }` for the
+    /// emulator: an exhaustive match, so a variant the generator cannot
+    /// spell fails to compile, as does a spelling with no variant.
+    fn yaml_names() -> TokenStream;
 }
 
 macro_rules! policy_enum {
@@ -218,19 +172,46 @@ macro_rules! policy_enum {
         }
 
         impl PolicyValue for $name {
-            const RUST_TYPE: &'static str = stringify!($name);
             fn yaml(self) -> &'static str {
                 match self {
                     $($name::$variant => $yaml,)*
                 }
             }
-            fn rust(self) -> &'static str {
+            fn tokens(self) -> TokenStream {
                 match self {
-                    $($name::$variant => stringify!($variant),)*
+                    $($name::$variant => quote!($name::$variant),)*
+                }
+            }
+        }
+
+        impl PolicyEnum for $name {
+            fn yaml_names() -> TokenStream {
+                quote! {
+                    impl $name {
+                        /// The value's spelling in `isa-spec/`.
+                        pub const fn yaml_name(self) -> &'static str {
+                            match self {
+                                $($name::$variant => $yaml,)*
+                            }
+                        }
+                    }
                 }
             }
         }
     };
+}
+
+/// The `yaml_name` impls of every policy enum.
+pub fn policy_yaml_names() -> TokenStream {
+    [
+        OmodGate::yaml_names(),
+        ClampNan::yaml_names(),
+        F16DstHigh::yaml_names(),
+        SnanPolicy::yaml_names(),
+        SdwaF16Output::yaml_names(),
+    ]
+    .into_iter()
+    .collect()
 }
 
 policy_enum!(
@@ -317,33 +298,49 @@ impl Instruction {
         }
     }
 
-    /// The `Opcode` variant (`FractF16`).
-    pub fn variant(self) -> &'static str {
+    /// The emulator's `Opcode` (`Opcode::FractF16`).
+    pub fn opcode(self) -> TokenStream {
         match self {
-            Instruction::FractF16 => "FractF16",
-            Instruction::FractF32 => "FractF32",
-            Instruction::FractF64 => "FractF64",
-            Instruction::LdexpF16 => "LdexpF16",
-            Instruction::LdexpF32 => "LdexpF32",
-            Instruction::LdexpF64 => "LdexpF64",
+            Instruction::FractF16 => quote!(Opcode::FractF16),
+            Instruction::FractF32 => quote!(Opcode::FractF32),
+            Instruction::FractF64 => quote!(Opcode::FractF64),
+            Instruction::LdexpF16 => quote!(Opcode::LdexpF16),
+            Instruction::LdexpF32 => quote!(Opcode::LdexpF32),
+            Instruction::LdexpF64 => quote!(Opcode::LdexpF64),
         }
     }
 
-    /// The kernel operation type (`Fract` or `Ldexp`).
-    pub fn operation(self) -> &'static str {
+    /// The kernel's operation and format (`Fract, F16`): the type
+    /// arguments of `exec::execute`.
+    pub fn kernel(self) -> TokenStream {
+        let operation = if self.is_ldexp() {
+            quote!(Ldexp)
+        } else {
+            quote!(Fract)
+        };
+        let format = match self.width() {
+            16 => quote!(F16),
+            32 => quote!(F32),
+            _ => quote!(F64),
+        };
+        quote!(#operation, #format)
+    }
+
+    /// The float width of the result and source (16, 32, 64).
+    pub fn width(self) -> u32 {
         match self {
-            Instruction::FractF16 | Instruction::FractF32 | Instruction::FractF64 => "Fract",
-            _ => "Ldexp",
+            Instruction::FractF16 | Instruction::LdexpF16 => 16,
+            Instruction::FractF32 | Instruction::LdexpF32 => 32,
+            Instruction::FractF64 | Instruction::LdexpF64 => 64,
         }
     }
 
-    /// The format type (`F16`, `F32`, `F64`).
-    pub fn format(self) -> &'static str {
-        match self {
-            Instruction::FractF16 | Instruction::LdexpF16 => "F16",
-            Instruction::FractF32 | Instruction::LdexpF32 => "F32",
-            Instruction::FractF64 | Instruction::LdexpF64 => "F64",
-        }
+    /// LDEXP: a second (exponent) source.
+    pub fn is_ldexp(self) -> bool {
+        matches!(
+            self,
+            Instruction::LdexpF16 | Instruction::LdexpF32 | Instruction::LdexpF64
+        )
     }
 
     /// The encodings in scope for this instruction on a target.
@@ -385,13 +382,13 @@ impl Encoding {
         }
     }
 
-    /// The `Encoding` variant (`Vop1`).
-    pub fn variant(self) -> &'static str {
+    /// The emulator's `Encoding` (`Encoding::Vop1`).
+    pub fn tokens(self) -> TokenStream {
         match self {
-            Encoding::Vop1 => "Vop1",
-            Encoding::Vop2 => "Vop2",
-            Encoding::Vop3 => "Vop3",
-            Encoding::Sdwa => "Sdwa",
+            Encoding::Vop1 => quote!(Encoding::Vop1),
+            Encoding::Vop2 => quote!(Encoding::Vop2),
+            Encoding::Vop3 => quote!(Encoding::Vop3),
+            Encoding::Sdwa => quote!(Encoding::Sdwa),
         }
     }
 }
@@ -420,6 +417,89 @@ pub struct Wave {
     pub origin: Origin,
 }
 
+/// The settings of a target: its family file's, with what the target file
+/// overrides. A family's own defaults have the same shape.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Spec {
+    /// Wave sizes.
+    pub wave: Wave,
+    /// When OMOD is effective.
+    pub omod_gate: Sourced<OmodGate>,
+    /// CLAMP of NaN.
+    pub clamp_nan: Sourced<ClampNan>,
+    /// MODE.IEEE and MODE.DX10_CLAMP exist.
+    pub ieee_dx10_bits: Sourced<bool>,
+    /// True16 register halves (the family fact).
+    pub true16: Sourced<bool>,
+    /// SDWA encodings (the family fact).
+    pub sdwa: Sourced<bool>,
+    /// High half of F16 destinations outside true16/SDWA.
+    pub f16_dst_high: Sourced<F16DstHigh>,
+    /// Signalling NaNs.
+    pub snan: Sourced<SnanPolicy>,
+    /// SDWA F16 output; `None` exactly when there is no SDWA.
+    pub sdwa_f16_output: Option<Sourced<SdwaF16Output>>,
+    /// 64-bit VGPR operands start at even registers.
+    pub aligned_vgpr_pairs: Sourced<bool>,
+    /// FRACT's rules.
+    pub fract_rules: Sourced<()>,
+    /// Every form, in forms-table order.
+    pub forms: Vec<Form>,
+    /// Field layouts, operand codes and the family's encoding facts.
+    pub encoding: MachineEncoding,
+}
+
+/// How a family's VOP3 opcodes follow from the e32 ones: VOP3 = VOP1 +
+/// `vop1`, VOP3 = VOP2 + `vop2`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Vop3Offset {
+    /// Added to a VOP1 opcode.
+    pub vop1: u16,
+    /// Added to a VOP2 opcode.
+    pub vop2: u16,
+}
+
+impl Vop3Offset {
+    /// The offset from an `e32` opcode.
+    pub fn offset(self, e32: Encoding) -> u16 {
+        match e32 {
+            Encoding::Vop1 => self.vop1,
+            _ => self.vop2,
+        }
+    }
+}
+
+/// What every target of a family shares and no target file may change
+/// (the `facts:` of a family file).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FamilyFacts {
+    /// 16-bit operands name register halves (`.l`/`.h`), in every encoding
+    /// (e32: the top bit of the 8-bit VGPR field; VOP3: OPSEL).
+    pub true16: Sourced<bool>,
+    /// SDWA encodings exist.
+    pub sdwa: Sourced<bool>,
+    /// VOP3 opcodes from e32 ones.
+    pub vop3_opcode_offset: Sourced<Vop3Offset>,
+    /// VOP3 may carry a literal dword.
+    pub vop3_literal: Sourced<bool>,
+    /// Distinct SGPRs/literals one VOP3 instruction may read.
+    pub constant_bus_limit: Sourced<u8>,
+}
+
+/// Everything `isa-spec/families/<family>.yaml` says.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FamilyModel {
+    /// Which family.
+    pub family: FamilyName,
+    /// Its file, workspace-relative.
+    pub path: String,
+    /// What no target changes.
+    pub facts: FamilyFacts,
+    /// The settings of a target file that overrides nothing.
+    pub defaults: Spec,
+}
+
 /// Everything `isa-spec/` says about one target.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TargetModel {
@@ -429,35 +509,11 @@ pub struct TargetModel {
     pub description: String,
     /// ISA family.
     pub family: FamilyName,
-    /// The files it was read from: the family file (if any), then the
-    /// target file; workspace-relative.
+    /// The files it was read from: the family file, then the target file;
+    /// workspace-relative.
     pub inputs: Vec<String>,
-    /// Wave sizes.
-    pub wave: Wave,
-    /// When OMOD is effective.
-    pub omod_gate: Sourced<OmodGate>,
-    /// CLAMP of NaN.
-    pub clamp_nan: Sourced<ClampNan>,
-    /// MODE.IEEE and MODE.DX10_CLAMP exist.
-    pub ieee_dx10_bits: Sourced<bool>,
-    /// True16 register halves.
-    pub true16: Sourced<bool>,
-    /// SDWA encodings.
-    pub sdwa: Sourced<bool>,
-    /// High half of F16 destinations outside true16/SDWA.
-    pub f16_dst_high: Sourced<F16DstHigh>,
-    /// Signalling NaNs.
-    pub snan: Sourced<SnanPolicy>,
-    /// SDWA F16 output; `None` exactly when the target has no SDWA.
-    pub sdwa_f16_output: Option<Sourced<SdwaF16Output>>,
-    /// 64-bit VGPR operands start at even registers.
-    pub aligned_vgpr_pairs: Sourced<bool>,
-    /// FRACT's rules.
-    pub fract_rules: Sourced<()>,
-    /// Every form, in forms-table order.
-    pub forms: Vec<Form>,
-    /// Field layouts and operand codes.
-    pub encoding: MachineEncoding,
+    /// Its settings.
+    pub spec: Spec,
 }
 
 /// One input file's path and text.
@@ -469,19 +525,34 @@ pub struct Input {
     pub text: String,
 }
 
-/// Every target, validated, with the inputs it came from.
+/// Every family and target, validated, with the inputs they came from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Model {
     /// All input files, sorted by path.
     pub inputs: Vec<Input>,
-    /// One entry per target, in [`TargetName::ALL`] order.
+    /// One entry per family file, in [`Name`] order.
+    pub families: Vec<FamilyModel>,
+    /// One entry per target file, in [`Name`] order.
     pub targets: Vec<TargetModel>,
 }
 
 impl Model {
-    /// The model of `target`. Every target is present once validated.
-    pub fn target(&self, target: TargetName) -> Option<&TargetModel> {
-        self.targets.iter().find(|t| t.target == target)
+    /// The model of the target named `name`.
+    pub fn target(&self, name: &str) -> Option<&TargetModel> {
+        self.targets.iter().find(|t| t.target == name)
+    }
+
+    /// The model of the family named `name`.
+    pub fn family(&self, name: &str) -> Option<&FamilyModel> {
+        self.families.iter().find(|f| f.family == name)
+    }
+
+    /// The targets of `family`, in order.
+    pub fn targets_of<'a>(
+        &'a self,
+        family: &'a FamilyName,
+    ) -> impl Iterator<Item = &'a TargetModel> + 'a {
+        self.targets.iter().filter(move |t| &t.family == family)
     }
 
     /// The text of the input at `path`.

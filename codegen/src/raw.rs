@@ -7,17 +7,19 @@ use serde_saphyr::{DuplicateKeyPolicy, Spanned};
 
 use crate::error::{Loc, SpecError};
 use crate::model::{
-    ClampNan, Evidence, F16DstHigh, FamilyName, OmodGate, SdwaF16Output, SnanPolicy, TargetName,
+    ClampNan, Evidence, F16DstHigh, OmodGate, SdwaF16Output, SnanPolicy, Vop3Offset,
 };
 
 /// One file: a target file (`isa-spec/gfx1201.yaml`, with `target` and
-/// `description`) or a family file (`isa-spec/families/gfx12.yaml`, without).
+/// `description`) or a family file (`isa-spec/families/gfx12.yaml`, with
+/// `facts` instead).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct RawFile {
-    pub target: Option<Spanned<TargetName>>,
-    pub family: Spanned<FamilyName>,
+    pub target: Option<Spanned<String>>,
+    pub family: Spanned<String>,
     pub description: Option<String>,
+    pub facts: Option<Spanned<RawFacts>>,
     pub wave: Option<Spanned<RawWave>>,
     #[serde(default)]
     pub policies: RawPolicies,
@@ -60,6 +62,17 @@ pub(crate) struct RawSourced<T> {
     pub open: Option<String>,
 }
 
+/// `facts:` what every target of a family shares (family files only).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawFacts {
+    pub true16: Option<Spanned<RawSourced<bool>>>,
+    pub sdwa: Option<Spanned<RawSourced<bool>>>,
+    pub vop3_opcode_offset: Option<Spanned<RawSourced<Vop3Offset>>>,
+    pub vop3_literal: Option<Spanned<RawSourced<bool>>>,
+    pub constant_bus_limit: Option<Spanned<RawSourced<u8>>>,
+}
+
 /// Every policy a target has; each may come from the family file.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -67,8 +80,6 @@ pub(crate) struct RawPolicies {
     pub omod_gate: Option<Spanned<RawSourced<OmodGate>>>,
     pub clamp_nan: Option<Spanned<RawSourced<ClampNan>>>,
     pub ieee_dx10_bits: Option<Spanned<RawSourced<bool>>>,
-    pub true16: Option<Spanned<RawSourced<bool>>>,
-    pub sdwa: Option<Spanned<RawSourced<bool>>>,
     pub f16_dst_high: Option<Spanned<RawSourced<F16DstHigh>>>,
     pub snan: Option<Spanned<RawSourced<SnanPolicy>>>,
     pub sdwa_f16_output: Option<Spanned<RawSourced<SdwaF16Output>>>,
@@ -98,9 +109,9 @@ pub(crate) struct RawEncodings {
     pub sdwa: Option<Spanned<u16>>,
 }
 
-/// `encoding:` the machine-code layouts (usually in the family file). A
-/// target file overrides a whole layout (`vop1`, `vop2`, `vop3`, `sdwa`),
-/// one flag, or single operand codes.
+/// `encoding:` the machine-code layouts (in the family file). A target file
+/// overrides a whole layout (`vop1`, `vop2`, `vop3`, `sdwa`) or single
+/// operand codes.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct RawEncoding {
@@ -109,9 +120,6 @@ pub(crate) struct RawEncoding {
     pub vop3: Option<Spanned<RawVop3>>,
     pub sdwa: Option<Spanned<RawSdwa>>,
     pub operand_codes: Option<Spanned<RawOperandCodes>>,
-    pub true16_e32_halves: Option<Spanned<bool>>,
-    pub vop3_literal: Option<Spanned<bool>>,
-    pub constant_bus_limit: Option<Spanned<u8>>,
 }
 
 /// A bit field of a 32-bit word: `[hi, lo]`, or one bit number. The numbers

@@ -1,60 +1,70 @@
 //! Snapshots of emitted code: what the templates make of the real
 //! `isa-spec/` for a few targets. Review changes with `cargo insta review`.
 
-use amdgpu_valu_codegen::emit::{encoding_statics, execute_fn, pretty, spec_static};
+use amdgpu_valu_codegen::emit::{
+    dispatch, family_encoding_static, family_spec_fn, pretty, target_encoding_statics,
+    target_spec_static,
+};
 use amdgpu_valu_codegen::header::{input_hash, parse_header, render_header};
-use amdgpu_valu_codegen::model::{Model, TargetModel, TargetName};
+use amdgpu_valu_codegen::model::{FamilyModel, Model, TargetModel};
 use amdgpu_valu_codegen::{load, workspace_root};
 
 fn model() -> Model {
     load(&workspace_root()).unwrap_or_else(|e| panic!("{e}"))
 }
 
-fn target(m: &Model, name: TargetName) -> &TargetModel {
-    m.target(name)
-        .unwrap_or_else(|| panic!("{name:?} in model"))
+fn target<'a>(m: &'a Model, name: &str) -> (&'a FamilyModel, &'a TargetModel) {
+    let t = m.target(name).unwrap_or_else(|| panic!("{name} in model"));
+    let f = m
+        .family(t.family.as_str())
+        .unwrap_or_else(|| panic!("{} in model", t.family));
+    (f, t)
 }
 
 #[test]
-fn gfx1201_execute_dispatches_vop1_vop2_vop3() {
+fn gfx12_spec_fn_gives_every_setting_of_the_family_file() {
     let m = model();
-    let code = pretty("gfx1201.rs", execute_fn(target(&m, TargetName::Gfx1201))).unwrap();
+    let f = m.family("gfx12").unwrap();
+    let code = pretty("families/gfx12.rs", family_spec_fn(f)).unwrap();
     insta::assert_snapshot!(code);
 }
 
 #[test]
-fn gfx1030_execute_dispatches_sdwa_too() {
+fn gfx9_encoding_has_sdwa_and_no_op_sel() {
     let m = model();
-    let code = pretty("gfx1030.rs", execute_fn(target(&m, TargetName::Gfx1030))).unwrap();
+    let f = m.family("gfx9").unwrap();
+    let code = pretty("families/gfx9.rs", family_encoding_static(f)).unwrap();
     insta::assert_snapshot!(code);
 }
 
 #[test]
-fn gfx908_spec_overrides_alignment_over_gfx9_defaults() {
+fn gfx908_spec_changes_only_the_alignment() {
     let m = model();
-    let code = pretty("gfx908.rs", spec_static(target(&m, TargetName::Gfx908))).unwrap();
+    let (f, t) = target(&m, "gfx908");
+    let code = pretty("gfx908.rs", target_spec_static(f, t)).unwrap();
+    insta::assert_snapshot!(code);
+}
+
+#[test]
+fn gfx1150_spec_and_encoding_are_gfx11_s() {
+    let m = model();
+    let (f, t) = target(&m, "gfx1150");
+    let (spec, encoding) = (target_spec_static(f, t), target_encoding_statics(f, t));
+    let code = pretty("gfx1150.rs", quote::quote!(#spec #encoding)).unwrap();
     insta::assert_snapshot!(code);
 }
 
 #[test]
 fn gfx1250_encoding_is_gfx12_plus_literal64() {
     let m = model();
-    let code = pretty(
-        "gfx1250.rs",
-        encoding_statics(target(&m, TargetName::Gfx1250)),
-    )
-    .unwrap();
+    let (f, t) = target(&m, "gfx1250");
+    let code = pretty("gfx1250.rs", target_encoding_statics(f, t)).unwrap();
     insta::assert_snapshot!(code);
 }
 
 #[test]
-fn gfx908_encoding_has_sdwa_and_no_op_sel() {
-    let m = model();
-    let code = pretty(
-        "gfx908.rs",
-        encoding_statics(target(&m, TargetName::Gfx908)),
-    )
-    .unwrap();
+fn execute_sends_each_opcode_to_its_kernel() {
+    let code = pretty("mod.rs", dispatch(&model())).unwrap();
     insta::assert_snapshot!(code);
 }
 

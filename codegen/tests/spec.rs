@@ -2,7 +2,7 @@
 //! broken variants of it (each error names file:line:column).
 
 use amdgpu_valu_codegen::model::{
-    ClampNan, Encoding, Input, Instruction, Model, OmodGate, SdwaF16Output, TargetName,
+    ClampNan, Encoding, Input, Instruction, Model, Name, OmodGate, SdwaF16Output,
 };
 use amdgpu_valu_codegen::{build, read_inputs, workspace_root, SpecError};
 
@@ -44,13 +44,13 @@ policies:
 #[test]
 fn omod_gate_is_always_on_gfx1201_and_gated_on_gfx1100() {
     let m = model();
-    let gfx1201 = m.target(TargetName::Gfx1201).unwrap();
-    let gfx1100 = m.target(TargetName::Gfx1100).unwrap();
-    assert_eq!(gfx1201.omod_gate.value, OmodGate::Always);
-    assert_eq!(gfx1201.omod_gate.evidence.tag(), "hw");
-    assert_eq!(gfx1201.clamp_nan.value, ClampNan::AlwaysZero);
-    assert_eq!(gfx1100.omod_gate.value, OmodGate::IeeeAndOutputDenorm);
-    assert_eq!(gfx1100.clamp_nan.value, ClampNan::Dx10Clamp);
+    let gfx1201 = m.target("gfx1201").unwrap();
+    let gfx1100 = m.target("gfx1100").unwrap();
+    assert_eq!(gfx1201.spec.omod_gate.value, OmodGate::Always);
+    assert_eq!(gfx1201.spec.omod_gate.evidence.tag(), "hw");
+    assert_eq!(gfx1201.spec.clamp_nan.value, ClampNan::AlwaysZero);
+    assert_eq!(gfx1100.spec.omod_gate.value, OmodGate::IeeeAndOutputDenorm);
+    assert_eq!(gfx1100.spec.clamp_nan.value, ClampNan::Dx10Clamp);
 }
 
 #[test]
@@ -58,14 +58,15 @@ fn sdwa_targets_use_rounded_f16_output_and_have_every_sdwa_form() {
     let m = model();
     for t in &m.targets {
         let sdwa: Vec<Instruction> = t
+            .spec
             .forms
             .iter()
             .filter(|f| f.encoding == Encoding::Sdwa)
             .map(|f| f.instruction)
             .collect();
-        if t.sdwa.value {
+        if t.spec.sdwa.value {
             assert_eq!(
-                t.sdwa_f16_output.as_ref().map(|s| s.value),
+                t.spec.sdwa_f16_output.as_ref().map(|s| s.value),
                 Some(SdwaF16Output::Rounded),
                 "{:?}",
                 t.target
@@ -81,7 +82,7 @@ fn sdwa_targets_use_rounded_f16_output_and_have_every_sdwa_form() {
                 t.target
             );
         } else {
-            assert!(t.sdwa_f16_output.is_none(), "{:?}", t.target);
+            assert!(t.spec.sdwa_f16_output.is_none(), "{:?}", t.target);
             assert!(sdwa.is_empty(), "{:?}", t.target);
         }
     }
@@ -90,17 +91,12 @@ fn sdwa_targets_use_rounded_f16_output_and_have_every_sdwa_form() {
 #[test]
 fn no_sdwa_on_gfx11_and_gfx12() {
     let m = model();
-    for name in [
-        TargetName::Gfx1100,
-        TargetName::Gfx1150,
-        TargetName::Gfx1201,
-        TargetName::Gfx1250,
-    ] {
+    for name in ["gfx1100", "gfx1150", "gfx1201", "gfx1250"] {
         let t = m.target(name).unwrap();
-        assert!(!t.sdwa.value, "{name:?}");
-        assert!(t.true16.value, "{name:?}");
+        assert!(!t.spec.sdwa.value, "{name:?}");
+        assert!(t.spec.true16.value, "{name:?}");
         assert!(
-            t.forms.iter().all(|f| f.encoding != Encoding::Sdwa),
+            t.spec.forms.iter().all(|f| f.encoding != Encoding::Sdwa),
             "{name:?}"
         );
     }
@@ -109,18 +105,23 @@ fn no_sdwa_on_gfx11_and_gfx12() {
 #[test]
 fn every_target_has_every_form_of_the_forms_table() {
     let m = model();
+    let names: Vec<&str> = m.targets.iter().map(|t| t.target.as_str()).collect();
     assert_eq!(
-        m.targets.iter().map(|t| t.target).collect::<Vec<_>>(),
-        TargetName::ALL
+        names,
+        [
+            "gfx908", "gfx90a", "gfx942", "gfx950", "gfx1010", "gfx1030", "gfx1100", "gfx1150",
+            "gfx1201", "gfx1250"
+        ]
     );
     for t in &m.targets {
         let mut expected = Vec::new();
         for (instruction, _, _) in Instruction::TABLE {
-            for encoding in instruction.encodings(t.sdwa.value) {
+            for encoding in instruction.encodings(t.spec.sdwa.value) {
                 expected.push((instruction, encoding));
             }
         }
         let got: Vec<_> = t
+            .spec
             .forms
             .iter()
             .map(|f| (f.instruction, f.encoding))
@@ -129,7 +130,7 @@ fn every_target_has_every_form_of_the_forms_table() {
         // Base table: VOP1 FRACT x3, VOP2 LDEXP_F16, VOP3 x6, SDWA x3 where present.
         assert_eq!(
             got.len(),
-            if t.sdwa.value { 13 } else { 10 },
+            if t.spec.sdwa.value { 13 } else { 10 },
             "{:?}",
             t.target
         );
@@ -191,7 +192,10 @@ fn missing_form_is_an_error() {
         .map(|l| format!("{l}\n"))
         .collect();
     let e = errors("isa-spec/families/gfx12.yaml", &text);
-    assert!(e.contains(&"isa-spec/gfx1201.yaml: form `v_ldexp_f64` is missing (give it here or in the family file)".to_string()), "{e:?}");
+    assert_eq!(
+        e,
+        ["isa-spec/families/gfx12.yaml: form `v_ldexp_f64` is missing"]
+    );
 }
 
 #[test]
@@ -200,18 +204,21 @@ fn inconsistent_vop3_opcode_is_an_error() {
     let e = errors("isa-spec/gfx1201.yaml", &text);
     assert_eq!(e.len(), 1, "{e:?}");
     assert!(e[0].starts_with("isa-spec/gfx1201.yaml:7:"), "{e:?}");
-    assert!(e[0].contains("promotes by 0x180"), "{e:?}");
+    assert!(
+        e[0].contains("`vop3_opcode_offset` (isa-spec/families/gfx12.yaml) is 0x180, giving 0x1a0"),
+        "{e:?}"
+    );
 }
 
 #[test]
-fn wrong_family_is_an_error() {
+fn unknown_family_is_an_error() {
     let e = errors(
         "isa-spec/gfx1201.yaml",
-        &GFX1201.replace("family: gfx12", "family: gfx11"),
+        &GFX1201.replace("family: gfx12", "family: gfx13"),
     );
-    assert!(
-        e[0].starts_with("isa-spec/gfx1201.yaml:2:9: gfx1201 is in family `gfx12`"),
-        "{e:?}"
+    assert_eq!(
+        e,
+        ["isa-spec/gfx1201.yaml:2:9: no family file isa-spec/families/gfx13.yaml (families: gfx9, gfx10, gfx11, gfx12)"]
     );
 }
 
@@ -236,9 +243,9 @@ fn gated_omod_without_ieee_bit_is_an_error() {
 }
 
 #[test]
-fn missing_target_file_is_an_error() {
+fn a_target_file_without_its_family_file_is_an_error() {
     let mut inputs = inputs();
-    inputs.retain(|i| i.path != "isa-spec/gfx1150.yaml");
+    inputs.retain(|i| i.path != "isa-spec/families/gfx11.yaml");
     let e: Vec<String> = build(inputs)
         .unwrap_err()
         .iter()
@@ -246,6 +253,112 @@ fn missing_target_file_is_an_error() {
         .collect();
     assert_eq!(
         e,
-        ["isa-spec: no file for target gfx1150 (expected isa-spec/gfx1150.yaml)"]
+        [
+            "isa-spec/gfx1100.yaml:3:9: no family file isa-spec/families/gfx11.yaml (families: gfx9, gfx10, gfx12)",
+            "isa-spec/gfx1150.yaml:3:9: no family file isa-spec/families/gfx11.yaml (families: gfx9, gfx10, gfx12)"
+        ]
     );
+}
+
+#[test]
+fn a_family_file_without_targets_is_an_error() {
+    let mut inputs = inputs();
+    inputs.retain(|i| i.path != "isa-spec/gfx1100.yaml" && i.path != "isa-spec/gfx1150.yaml");
+    let e: Vec<String> = build(inputs)
+        .unwrap_err()
+        .iter()
+        .map(SpecError::to_string)
+        .collect();
+    assert_eq!(
+        e,
+        ["isa-spec/families/gfx11.yaml: family gfx11 has no target file (isa-spec/<target>.yaml with `family: gfx11`)"]
+    );
+}
+
+#[test]
+fn a_target_file_cannot_change_a_family_fact() {
+    let text = format!("{GFX1201}facts:\n  sdwa: {{value: true, doc: x}}\n");
+    let e = errors("isa-spec/gfx1201.yaml", &text);
+    assert_eq!(
+        e,
+        ["isa-spec/gfx1201.yaml:7:3: `facts` are the family's: give them in isa-spec/families/gfx12.yaml"]
+    );
+}
+
+#[test]
+fn a_missing_fact_is_an_error() {
+    let (path, text) = family_without("gfx10", "  vop3_literal:");
+    let e = errors(&path, &text);
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert!(e[0].starts_with(&format!("{path}:")), "{e:?}");
+    assert!(e[0].ends_with("fact `vop3_literal` is missing"), "{e:?}");
+}
+
+#[test]
+fn a_family_file_must_give_every_setting() {
+    let (path, text) = family_without("gfx10", "  snan:");
+    let e = errors(&path, &text);
+    assert_eq!(e, [format!("{path}: policy `snan` is missing")]);
+}
+
+#[test]
+fn a_fact_without_evidence_is_an_error() {
+    let path = "isa-spec/families/gfx9.yaml";
+    let text = std::fs::read_to_string(workspace_root().join(path))
+        .unwrap()
+        .replace(
+            "constant_bus_limit: {value: 1, doc:",
+            "constant_bus_limit: {value: 1, hw: gfx908, doc:",
+        );
+    let e = errors(path, &text);
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert!(
+        e[0].contains("constant_bus_limit: more than one evidence tag"),
+        "{e:?}"
+    );
+}
+
+#[test]
+fn names_must_be_llvm_processor_names() {
+    let e = errors(
+        "isa-spec/gfx1201.yaml",
+        &GFX1201.replace("target: gfx1201", "target: Gfx1201"),
+    );
+    assert_eq!(
+        e,
+        ["isa-spec/gfx1201.yaml:1:9: `Gfx1201` is not a valid target name: `gfx`, a digit, then digits and lowercase letters"]
+    );
+    assert!(Name::parse("gfx90a").is_some());
+    for bad in ["gfx", "gfxa", "gfx9-1", "gfx9_1", "rdna4", "gfx12 "] {
+        assert!(Name::parse(bad).is_none(), "{bad}");
+    }
+}
+
+#[test]
+fn names_order_by_generation() {
+    let mut names: Vec<Name> = [
+        "gfx1250", "gfx90a", "gfx1151", "gfx908", "gfx1010", "gfx950",
+    ]
+    .iter()
+    .filter_map(|n| Name::parse(n))
+    .collect();
+    names.sort();
+    let names: Vec<&str> = names.iter().map(Name::as_str).collect();
+    assert_eq!(
+        names,
+        ["gfx908", "gfx90a", "gfx950", "gfx1010", "gfx1151", "gfx1250"]
+    );
+}
+
+/// A family file with the one line starting with `line` removed.
+fn family_without(family: &str, line: &str) -> (String, String) {
+    let path = format!("isa-spec/families/{family}.yaml");
+    let text = std::fs::read_to_string(workspace_root().join(&path)).unwrap();
+    assert_eq!(text.lines().filter(|l| l.starts_with(line)).count(), 1);
+    let text = text
+        .lines()
+        .filter(|l| !l.starts_with(line))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    (path, text)
 }

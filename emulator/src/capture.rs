@@ -30,7 +30,7 @@ impl fmt::Display for Loc {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Loc::Vgpr(n) => write!(f, "v{n}"),
-            Loc::VgprPair(n) => write!(f, "v[{n}:{}]", n + 1),
+            Loc::VgprPair(n) => write!(f, "v[{n}:{}]", u32::from(*n) + 1),
             Loc::Sgpr(n) => write!(f, "s{n}"),
             Loc::Exec => f.write_str("exec"),
             Loc::Wave(w) => write!(f, "wave{}", w.lanes()),
@@ -91,6 +91,50 @@ impl fmt::Display for CaptureError {
 
 impl std::error::Error for CaptureError {}
 
+/// A malformed assignment or value on its own (outside a file): where in
+/// its text and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FieldError {
+    /// 1-based column (characters) in the text given.
+    pub column: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl FieldError {
+    fn at(column: usize, message: impl Into<String>) -> Self {
+        FieldError {
+            column,
+            message: message.into(),
+        }
+    }
+
+    /// The error seen from a text in which this one's starts at column
+    /// `start`, its message after `prefix`.
+    fn within(self, start: usize, prefix: &str) -> Self {
+        FieldError {
+            column: start - 1 + self.column,
+            message: format!("{prefix}{}", self.message),
+        }
+    }
+}
+
+impl fmt::Display for FieldError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "column {}: {}", self.column, self.message)
+    }
+}
+
+impl std::error::Error for FieldError {}
+
+/// `text` without its leading and trailing blanks, and the column (in
+/// characters) where that starts, given the column where `text` starts.
+fn trim_at(column: usize, text: &str) -> (usize, &str) {
+    let rest = text.trim_start();
+    let lead = text[..text.len() - rest.len()].chars().count();
+    (column + lead, rest.trim_end())
+}
+
 /// Parse a whole file: one entry per non-comment, non-blank line.
 pub fn parse_file(text: &str) -> Vec<Result<Row, CaptureError>> {
     text.lines()
@@ -126,7 +170,7 @@ pub fn parse_line(line: usize, text: &str) -> Result<Option<Row>, CaptureError> 
             1,
             format!(
                 "expected 5 or 6 tab-separated columns, found {}",
-                cols.len()
+                text.matches('\t').count() + 1
             ),
         ));
     }
@@ -135,13 +179,16 @@ pub fn parse_line(line: usize, text: &str) -> Result<Option<Row>, CaptureError> 
         .trim()
         .parse()
         .map_err(|e: crate::ExecError| err(tc, e.to_string()))?;
-    let (mc, mode) = cols[1];
-    let mode = parse_hex(mode.trim(), 32).map_err(|m| err(mc, format!("MODE: {m}")))? as u32;
-    let (ic, instruction) = cols[2];
-    if instruction.trim().is_empty() {
+    let (mc, mode) = trim_at(cols[1].0, cols[1].1);
+    let mode = parse_hex(mode, 32).map_err(|e| {
+        let e = e.within(mc, "MODE: ");
+        err(e.column, e.message)
+    })?;
+    let mode = u32::try_from(mode).map_err(|_| err(mc, "MODE: more than 32 bits".into()))?;
+    let (ic, instruction) = trim_at(cols[2].0, cols[2].1);
+    if instruction.is_empty() {
         return Err(err(ic, "empty instruction".into()));
     }
-    let lead = instruction.len() - instruction.trim_start().len();
     let inputs = parse_assignments(cols[3].1, cols[3].0, line)?;
     let expected = parse_assignments(cols[4].1, cols[4].0, line)?;
     for a in &expected {
@@ -149,10 +196,11 @@ pub fn parse_line(line: usize, text: &str) -> Result<Option<Row>, CaptureError> 
             return Err(err(cols[4].0, "wave= belongs in the inputs".into()));
         }
     }
-    let encoding = match cols.get(5) {
-        Some(&(ec, e)) if !e.trim().is_empty() => {
-            Some(parse_bytes(e.trim()).map_err(|m| err(ec, m))?)
-        }
+    let encoding = match cols.get(5).map(|&(c, e)| trim_at(c, e)) {
+        Some((ec, e)) if !e.is_empty() => Some(parse_bytes(e).map_err(|e| {
+            let e = e.within(ec, "encoding: ");
+            err(e.column, e.message)
+        })?),
         _ => None,
     };
     Ok(Some(Row {
@@ -160,42 +208,61 @@ pub fn parse_line(line: usize, text: &str) -> Result<Option<Row>, CaptureError> 
         text: text.to_string(),
         target,
         mode,
-        instruction: instruction.trim().to_string(),
-        instruction_column: ic + lead,
+        instruction: instruction.to_string(),
+        instruction_column: ic,
         inputs,
         expected,
         encoding,
     }))
 }
 
-fn parse_hex(s: &str, bits: u32) -> Result<u64, String> {
+/// `0x` and hex digits only (`u64::from_str_radix` alone would take a sign,
+/// as in `0x+1`), at most `bits` bits. Columns are in `s`.
+fn parse_hex(s: &str, bits: u32) -> Result<u64, FieldError> {
     let digits = s
         .strip_prefix("0x")
         .or_else(|| s.strip_prefix("0X"))
-        .ok_or_else(|| format!("`{s}` is not hex (0x...)"))?;
-    if digits.is_empty() || digits.len() > (bits as usize).div_ceil(4) {
-        return Err(format!("`{s}` is not a {bits}-bit hex value"));
+        .ok_or_else(|| FieldError::at(1, format!("`{s}` is not hex (0x...)")))?;
+    if let Some((i, c)) = digits
+        .chars()
+        .enumerate()
+        .find(|(_, c)| !c.is_ascii_hexdigit())
+    {
+        return Err(FieldError::at(
+            3 + i,
+            format!("`{s}` is not hex: `{c}` is not a hex digit"),
+        ));
     }
-    let v = u64::from_str_radix(digits, 16).map_err(|_| format!("`{s}` is not hex"))?;
+    // At most 16 hex digits, so the value fits in a u64.
+    let v = (!digits.is_empty() && digits.len() <= (bits as usize).div_ceil(4))
+        .then(|| u64::from_str_radix(digits, 16).ok())
+        .flatten()
+        .ok_or_else(|| FieldError::at(1, format!("`{s}` is not a {bits}-bit hex value")))?;
     if bits < 64 && v >> bits != 0 {
-        return Err(format!("`{s}` does not fit in {bits} bits"));
+        return Err(FieldError::at(
+            1,
+            format!("`{s}` does not fit in {bits} bits"),
+        ));
     }
     Ok(v)
 }
 
-fn parse_bytes(s: &str) -> Result<Vec<u8>, String> {
+/// `[0x..,0x..]`, columns in `s`.
+fn parse_bytes(s: &str) -> Result<Vec<u8>, FieldError> {
     let inner = s
         .strip_prefix('[')
         .and_then(|r| r.strip_suffix(']'))
-        .ok_or_else(|| format!("encoding `{s}` is not of the form [0x..,0x..]"))?;
-    inner
-        .split(',')
-        .map(|b| {
-            parse_hex(b.trim(), 8)
-                .map(|v| v as u8)
-                .map_err(|m| format!("encoding: {m}"))
-        })
-        .collect()
+        .ok_or_else(|| FieldError::at(1, format!("`{s}` is not of the form [0x..,0x..]")))?;
+    let mut out = Vec::new();
+    // Column of the current byte's text in `s` (after the `[`).
+    let mut column = 2;
+    for text in inner.split(',') {
+        let (start, byte) = trim_at(column, text);
+        let v = parse_hex(byte, 8).map_err(|e| e.within(start, ""))?;
+        out.push(u8::try_from(v).map_err(|_| FieldError::at(start, "more than 8 bits"))?);
+        column += text.chars().count() + 1;
+    }
+    Ok(out)
 }
 
 fn parse_assignments(
@@ -204,33 +271,59 @@ fn parse_assignments(
     line: usize,
 ) -> Result<Vec<Assignment>, CaptureError> {
     let mut out = Vec::new();
-    let mut offset = 0;
+    let mut col = column;
     for word in text.split(' ') {
-        let col = column + text[..offset].chars().count();
-        offset += word.len() + 1;
+        let start = col;
+        col += word.chars().count() + 1;
         if word.is_empty() {
             continue;
         }
-        out.push(parse_assignment(word).map_err(|message| CaptureError {
-            line,
-            column: col,
-            message,
+        out.push(parse_assignment(word).map_err(|e| {
+            let e = e.within(start, "");
+            CaptureError {
+                line,
+                column: e.column,
+                message: e.message,
+            }
         })?);
     }
     Ok(out)
 }
 
+/// A register or lane number: decimal digits only (`str::parse` alone
+/// would take a `+`), below `limit`. `None` for anything else, `Some(Err)`
+/// for digits too large.
+fn index_below(digits: &str, limit: usize) -> Option<Result<usize, ()>> {
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some(
+        digits
+            .parse::<usize>()
+            .ok()
+            .filter(|&n| n < limit)
+            .ok_or(()),
+    )
+}
+
 /// Parse one assignment such as `v0=0xa5a5a5a5`, `v[2:3]=0x...`, `s4=0x...`,
-/// `exec=0x...`, `wave=32`, `v1[7]=0x...`.
-pub fn parse_assignment(word: &str) -> Result<Assignment, String> {
+/// `exec=0x...`, `wave=32`, `v1[7]=0x...`. Errors give the column in `word`.
+pub fn parse_assignment(word: &str) -> Result<Assignment, FieldError> {
     let (name, value) = word
         .split_once('=')
-        .ok_or_else(|| format!("`{word}` is not name=value"))?;
+        .ok_or_else(|| FieldError::at(1, format!("`{word}` is not name=value")))?;
+    // Column of the value in the word.
+    let value_column = name.chars().count() + 2;
     if name == "wave" {
         let size = match value {
             "32" => WaveSize::Wave32,
             "64" => WaveSize::Wave64,
-            _ => return Err(format!("wave must be 32 or 64, not `{value}`")),
+            _ => {
+                return Err(FieldError::at(
+                    value_column,
+                    format!("wave must be 32 or 64, not `{value}`"),
+                ))
+            }
         };
         return Ok(Assignment {
             loc: Loc::Wave(size),
@@ -242,65 +335,81 @@ pub fn parse_assignment(word: &str) -> Result<Assignment, String> {
         return Ok(Assignment {
             loc: Loc::Exec,
             lane: None,
-            value: parse_hex(value, 64)?,
+            value: parse_hex(value, 64).map_err(|e| e.within(value_column, "exec: "))?,
         });
     }
     // Split an optional [lane] suffix (not the v[N:M] pair syntax).
     let (base, lane) = match name.strip_suffix(']') {
         Some(rest) if !name.starts_with("v[") || rest.matches('[').count() == 2 => {
-            let open = rest
-                .rfind('[')
-                .ok_or_else(|| format!("`{name}`: unbalanced ]"))?;
-            let lane: usize = rest[open + 1..]
-                .parse()
-                .map_err(|_| format!("`{name}`: bad lane number"))?;
-            if lane >= 64 {
-                return Err(format!("`{name}`: lane {lane} out of range (at most 63)"));
-            }
-            (&rest[..open], Some(lane))
+            let open = rest.rfind('[').ok_or_else(|| {
+                FieldError::at(name.chars().count(), format!("`{name}`: unbalanced ]"))
+            })?;
+            let digits = &rest[open + 1..];
+            let column = rest[..open].chars().count() + 2;
+            let lane = match index_below(digits, 64) {
+                Some(Ok(lane)) => lane,
+                Some(Err(())) => {
+                    return Err(FieldError::at(
+                        column,
+                        format!("`{name}`: lane {digits} out of range (at most 63)"),
+                    ))
+                }
+                None => return Err(FieldError::at(column, format!("`{name}`: bad lane number"))),
+            };
+            (&rest[..open], Some((lane, column)))
         }
         _ => (name, None),
     };
-    let reg = |s: &str, count: usize, kind: &str| -> Result<usize, String> {
-        let n: usize = s
-            .parse()
-            .map_err(|_| format!("`{name}` is not a register"))?;
-        if n >= count {
-            return Err(format!(
-                "`{name}`: {kind} {n} out of range (the file has {count})"
-            ));
+    // The register number `s` at `column` of the word, below `count`.
+    let reg = |s: &str, column: usize, count: usize, kind: &str| -> Result<usize, FieldError> {
+        match index_below(s, count) {
+            Some(Ok(n)) => Ok(n),
+            Some(Err(())) => Err(FieldError::at(
+                column,
+                format!("`{name}`: {kind} {s} out of range (the file has {count})"),
+            )),
+            None => Err(FieldError::at(
+                column,
+                format!("`{name}` is not a register"),
+            )),
         }
-        Ok(n)
     };
     let loc = if let Some(pair) = base.strip_prefix("v[").and_then(|p| p.strip_suffix(']')) {
         let (lo, hi) = pair
             .split_once(':')
-            .ok_or_else(|| format!("`{name}`: pair must be v[N:N+1]"))?;
-        let lo = reg(lo, NUM_VGPRS - 1, "vgpr pair")?;
-        let hi = reg(hi, NUM_VGPRS, "vgpr")?;
+            .ok_or_else(|| FieldError::at(3, format!("`{name}`: pair must be v[N:N+1]")))?;
+        let hi_column = 3 + lo.chars().count() + 1;
+        let lo = reg(lo, 3, NUM_VGPRS - 1, "vgpr pair")?;
+        let hi = reg(hi, hi_column, NUM_VGPRS, "vgpr")?;
         if hi != lo + 1 {
-            return Err(format!("`{name}`: pair must be v[N:N+1]"));
+            return Err(FieldError::at(
+                hi_column,
+                format!("`{name}`: pair must be v[N:N+1]"),
+            ));
         }
         Loc::VgprPair(lo as u16)
     } else if let Some(n) = base.strip_prefix('v') {
-        Loc::Vgpr(reg(n, NUM_VGPRS, "vgpr")? as u16)
+        Loc::Vgpr(reg(n, 2, NUM_VGPRS, "vgpr")? as u16)
     } else if let Some(n) = base.strip_prefix('s') {
-        Loc::Sgpr(reg(n, NUM_SGPRS, "sgpr")? as u8)
+        Loc::Sgpr(reg(n, 2, NUM_SGPRS, "sgpr")? as u8)
     } else {
-        return Err(format!("unknown register `{name}`"));
+        return Err(FieldError::at(1, format!("unknown register `{name}`")));
     };
     let bits = if matches!(loc, Loc::VgprPair(_)) {
         64
     } else {
         32
     };
-    if lane.is_some() && matches!(loc, Loc::Sgpr(_)) {
-        return Err(format!("`{name}`: SGPRs have no lanes"));
+    if let (Some((_, column)), Loc::Sgpr(_)) = (lane, loc) {
+        return Err(FieldError::at(
+            column,
+            format!("`{name}`: SGPRs have no lanes"),
+        ));
     }
     Ok(Assignment {
         loc,
-        lane,
-        value: parse_hex(value, bits).map_err(|m| format!("{name}: {m}"))?,
+        lane: lane.map(|(l, _)| l),
+        value: parse_hex(value, bits).map_err(|e| e.within(value_column, &format!("{name}: ")))?,
     })
 }
 
@@ -568,7 +677,8 @@ mod tests {
             "gfx1201\t0xf0\tv_fract_f32 v0, v1\tv1=0x3fc00000 v2=zz\tv0=0x0",
         )
         .unwrap_err();
-        assert_eq!((e.line, e.column), (9, 47));
+        // At the value of `v2=zz`, which starts at column 47.
+        assert_eq!((e.line, e.column), (9, 50));
         let e = parse_line(2, "gfx9\t0xf0\ti\tv1=0x0\tv0=0x0").unwrap_err();
         assert_eq!((e.line, e.column), (2, 1));
         assert!(parse_line(2, "gfx1201\t0xf0\tv_fract_f32 v0, v1").is_err());

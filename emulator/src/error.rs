@@ -4,11 +4,12 @@
 use core::fmt;
 
 use crate::instr::{Encoding, Opcode};
+use crate::kernels::FormatKind;
 
 /// Why an instruction or a register access was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ExecError {
-    /// A target name that is not one of the ten.
+    /// A target name that is not one of [`crate::Target::ALL`].
     UnknownTarget(String),
     /// The target does not have this instruction in this encoding.
     FormNotOnTarget {
@@ -63,6 +64,16 @@ pub enum ExecError {
         /// Why.
         reason: String,
     },
+    /// The typed executor was asked to run an opcode as another operation
+    /// or format than its own.
+    OperationMismatch {
+        /// The instruction's opcode.
+        opcode: Opcode,
+        /// The operation asked for (`fract`, `ldexp`).
+        operation: &'static str,
+        /// The format asked for.
+        format: FormatKind,
+    },
 }
 
 impl fmt::Display for ExecError {
@@ -70,21 +81,58 @@ impl fmt::Display for ExecError {
         match self {
             ExecError::UnknownTarget(t) => write!(
                 f,
-                "unknown target `{t}` (expected one of gfx908, gfx90a, gfx942, gfx950, gfx1010, gfx1030, gfx1100, gfx1150, gfx1201, gfx1250)"
+                "unknown target `{t}` (expected one of {})",
+                crate::target::Target::NAMES
             ),
-            ExecError::FormNotOnTarget { target, opcode, encoding } => {
-                write!(f, "{target} has no {}{} form", opcode.mnemonic(), encoding.suffix())
+            ExecError::FormNotOnTarget {
+                target,
+                opcode,
+                encoding,
+            } => {
+                write!(
+                    f,
+                    "{target} has no {}{} form",
+                    opcode.mnemonic(),
+                    encoding.suffix()
+                )
             }
-            ExecError::WaveSizeNotOnTarget { target, lanes } => write!(f, "{target} does not support wave{lanes}"),
-            ExecError::RegisterOutOfRange { operand, kind, index, count } => {
-                write!(f, "{operand}: {kind} {index} out of range (the file has {count})")
+            ExecError::WaveSizeNotOnTarget { target, lanes } => {
+                write!(f, "{target} does not support wave{lanes}")
             }
-            ExecError::LaneOutOfRange { lane, lanes } => write!(f, "lane {lane} out of range (the wave has {lanes})"),
+            ExecError::RegisterOutOfRange {
+                operand,
+                kind,
+                index,
+                count,
+            } => {
+                write!(
+                    f,
+                    "{operand}: {kind} {index} out of range (the file has {count})"
+                )
+            }
+            ExecError::LaneOutOfRange { lane, lanes } => {
+                write!(f, "lane {lane} out of range (the wave has {lanes})")
+            }
             ExecError::MisalignedPair { operand, index } => {
-                write!(f, "{operand}: 64-bit register pair must start at an even register, not {index}")
+                write!(
+                    f,
+                    "{operand}: 64-bit register pair must start at an even register, not {index}"
+                )
             }
             ExecError::InvalidOperand { operand, reason } => write!(f, "{operand}: {reason}"),
             ExecError::InvalidModifier { reason } => write!(f, "{reason}"),
+            ExecError::OperationMismatch {
+                opcode,
+                operation,
+                format,
+            } => {
+                write!(
+                    f,
+                    "{} cannot run as v_{operation}_{}",
+                    opcode.mnemonic(),
+                    format.name()
+                )
+            }
         }
     }
 }

@@ -14,15 +14,25 @@ use crate::wave::{Wave, MAX_LANES, NUM_SGPRS, NUM_VGPRS};
 
 /// Execute `instr` (an `O` operation on format `F`) on `wave` under `spec`.
 ///
-/// After validation the operands are read into per-lane words, and one
-/// dispatched call runs the kernel over the wave and merges the results of
-/// the active lanes into the destination (SDWA destinations are merged
-/// afterwards).
+/// An opcode that is not `O` on `F` is refused
+/// ([`ExecError::OperationMismatch`]): the types never run one instruction
+/// as another. After validation the operands are read into per-lane words,
+/// and one dispatched call runs the kernel over the wave and merges the
+/// results of the active lanes into the destination (SDWA destinations are
+/// merged afterwards).
 pub fn execute<O: Operation, F: Format>(
     spec: &TargetSpec,
     wave: &mut Wave,
     instr: &Instruction,
 ) -> Result<(), ExecError> {
+    // There are two operations, told apart by LDEXP's exponent operand.
+    if instr.opcode.is_ldexp() != O::HAS_EXPONENT || instr.opcode.format() != F::KIND {
+        return Err(ExecError::OperationMismatch {
+            opcode: instr.opcode,
+            operation: O::NAME,
+            format: F::KIND,
+        });
+    }
     if !plainly_valid::<O, F>(spec, wave, instr) {
         validate::<O, F>(spec, wave, instr)?;
     }

@@ -1,9 +1,10 @@
 //! # amdgpu-valu
 //!
 //! Executes AMD GPU vector-ALU floating-point instructions bit for bit as the
-//! hardware does: V_FRACT and V_LDEXP in F16, F32 and F64 on ten targets,
-//! under every MODE rounding, denormal and FP16_OVFL setting, with ABS/NEG,
-//! OMOD, CLAMP, true16 halves, SDWA, EXEC and wave32/wave64.
+//! hardware does: V_FRACT and V_LDEXP in F16, F32 and F64 on every target of
+//! `isa-spec/` ([`Target::ALL`]), under every MODE rounding, denormal and
+//! FP16_OVFL setting, with ABS/NEG, OMOD, CLAMP, true16 halves, SDWA, EXEC and
+//! wave32/wave64.
 //!
 //! The behavioural contract is the repository's `docs/semantics.md`;
 //! per-target facts live in `isa-spec/` and reach the code through the

@@ -9,7 +9,7 @@ use amdgpu_valu::capture::{self, format_bytes, parse_assignment, Assignment, Loc
 use amdgpu_valu::display::value;
 use amdgpu_valu::explain::explain;
 use amdgpu_valu::kernels::FormatKind;
-use amdgpu_valu::{asm, Evidence, Instruction, Operand, Part, SdwaSel, Target, Wave};
+use amdgpu_valu::{asm, Evidence, Instruction, Operand, Part, SdwaSel, Target, Wave, WaveSize};
 use clap::{Parser, Subcommand};
 
 /// Bit-exact AMD GPU V_FRACT / V_LDEXP: replay captures, explain instructions.
@@ -31,7 +31,7 @@ enum Command {
     },
     /// Run one instruction and explain every decision it took.
     Eval {
-        /// Target (gfx908 ... gfx1250).
+        /// Target (`amdgpu-valu targets` lists them).
         #[arg(long)]
         target: String,
         /// MODE register, hex.
@@ -39,7 +39,7 @@ enum Command {
         mode: String,
         /// Wave size (32 or 64); default: the target's.
         #[arg(long)]
-        wave: Option<u32>,
+        wave: Option<String>,
         /// EXEC mask, hex; default: every lane.
         #[arg(long)]
         exec: Option<String>,
@@ -100,7 +100,7 @@ fn main() -> ExitCode {
         } => eval(
             &target,
             &mode,
-            wave,
+            wave.as_deref(),
             exec.as_deref(),
             json,
             &instruction,
@@ -126,12 +126,36 @@ fn parse_target(name: &str) -> Result<Target, String> {
     name.parse::<Target>().map_err(|e| e.to_string())
 }
 
-fn parse_hex_arg(what: &str, s: &str) -> Result<u64, String> {
-    let digits = s
-        .strip_prefix("0x")
-        .or_else(|| s.strip_prefix("0X"))
-        .unwrap_or(s);
-    u64::from_str_radix(digits, 16).map_err(|_| format!("{what}: `{s}` is not a hex number"))
+/// A hex number given on the command line, `0x` optional: hex digits only
+/// (`u64::from_str_radix` alone would take a sign), at most `bits` bits.
+/// Errors name the option and a 1-based column in its value.
+fn parse_hex_arg(what: &str, s: &str, bits: u32) -> Result<u64, String> {
+    let err = |column: usize, m: &str| format!("{what} `{s}`: column {column}: {m}");
+    let skip = if s.starts_with("0x") || s.starts_with("0X") {
+        2
+    } else {
+        0
+    };
+    let digits = s.get(skip..).unwrap_or_default();
+    if let Some((i, c)) = digits
+        .chars()
+        .enumerate()
+        .find(|(_, c)| !c.is_ascii_hexdigit())
+    {
+        return Err(err(skip + i + 1, &format!("`{c}` is not a hex digit")));
+    }
+    if digits.is_empty() {
+        return Err(err(skip + 1, "no hex digits"));
+    }
+    u64::from_str_radix(digits, 16)
+        .ok()
+        .filter(|v| bits >= 64 || v >> bits == 0)
+        .ok_or_else(|| err(skip + 1, &format!("more than {bits} bits")))
+}
+
+/// An assignment given on the command line, errors with a column in it.
+fn parse_assignment_arg(a: &str) -> Result<Assignment, String> {
+    parse_assignment(a).map_err(|e| format!("`{a}`: {e}"))
 }
 
 #[derive(Default)]
@@ -280,28 +304,37 @@ fn dst_view(instr: &Instruction, target: Target) -> (FormatKind, &'static str, u
 fn eval(
     target: &str,
     mode: &str,
-    wave_size: Option<u32>,
+    wave_size: Option<&str>,
     exec: Option<&str>,
     json: bool,
     text: &str,
     assignments: &[String],
 ) -> Result<ExitCode, String> {
     let target = parse_target(target)?;
-    let mode = parse_hex_arg("--mode", mode)?;
+    let mode = parse_hex_arg("--mode", mode, 32)?;
     let mode = u32::try_from(mode).map_err(|_| "--mode: MODE is 32 bits".to_string())?;
     let instr = asm::parse(target, text).map_err(|e| format!("instruction: {e}"))?;
     let mut inputs: Vec<Assignment> = Vec::new();
     if let Some(w) = wave_size {
-        inputs.push(parse_assignment(&format!("wave={w}"))?);
+        let size = match w {
+            "32" => WaveSize::Wave32,
+            "64" => WaveSize::Wave64,
+            _ => return Err(format!("--wave `{w}`: column 1: wave must be 32 or 64")),
+        };
+        inputs.push(Assignment {
+            loc: Loc::Wave(size),
+            lane: None,
+            value: 0,
+        });
     }
     for a in assignments {
-        inputs.push(parse_assignment(a)?);
+        inputs.push(parse_assignment_arg(a)?);
     }
     if let Some(e) = exec {
         inputs.push(Assignment {
             loc: Loc::Exec,
             lane: None,
-            value: parse_hex_arg("--exec", e)?,
+            value: parse_hex_arg("--exec", e, 64)?,
         });
     }
     let mut wave: Wave = capture::prepare_wave(target, mode, &inputs)?;
@@ -466,7 +499,13 @@ fn parse_byte_list(s: &str) -> Result<Vec<u8>, String> {
                 .strip_prefix("0x")
                 .or_else(|| b.strip_prefix("0X"))
                 .unwrap_or(b);
-            u8::from_str_radix(digits, 16).map_err(|_| format!("`{b}` is not a hex byte"))
+            // Hex digits only: from_str_radix alone would take a sign.
+            digits
+                .bytes()
+                .all(|c| c.is_ascii_hexdigit())
+                .then(|| u8::from_str_radix(digits, 16).ok())
+                .flatten()
+                .ok_or_else(|| format!("`{b}` is not a hex byte"))
         })
         .collect()
 }

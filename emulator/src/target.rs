@@ -1,7 +1,8 @@
 //! Targets and the per-target facts read from `isa-spec/`.
 //!
-//! The values of [`TargetSpec`] for each target are generated from the YAML
-//! (`emulator/src/generated/`); this file only defines their types.
+//! The `Target` and `Family` enums and the values of [`TargetSpec`] for
+//! each target are generated from the YAML (`emulator/src/generated/`);
+//! this file defines the types of the facts and what every target shares.
 
 use core::fmt;
 use core::str::FromStr;
@@ -11,62 +12,11 @@ use crate::error::ExecError;
 use crate::instr::{Encoding, Opcode};
 use crate::kernels::{ClampNan, FloatRules, OmodGate, SnanPolicy};
 
-/// The ten targets in scope.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Target {
-    /// CDNA1.
-    Gfx908,
-    /// CDNA2.
-    Gfx90a,
-    /// CDNA3.
-    Gfx942,
-    /// CDNA4.
-    Gfx950,
-    /// RDNA1.
-    Gfx1010,
-    /// RDNA2.
-    Gfx1030,
-    /// RDNA3.
-    Gfx1100,
-    /// RDNA3.5.
-    Gfx1150,
-    /// RDNA4.
-    Gfx1201,
-    /// CDNA5.
-    Gfx1250,
-}
+/// The targets and their ISA families, one per file of `isa-spec/`: the
+/// enums, `Target::ALL`, `Target::NAMES` and `name()` are generated.
+pub use crate::generated::{Family, Target};
 
 impl Target {
-    /// Every target, in ISA-generation order.
-    pub const ALL: [Target; 10] = [
-        Target::Gfx908,
-        Target::Gfx90a,
-        Target::Gfx942,
-        Target::Gfx950,
-        Target::Gfx1010,
-        Target::Gfx1030,
-        Target::Gfx1100,
-        Target::Gfx1150,
-        Target::Gfx1201,
-        Target::Gfx1250,
-    ];
-
-    /// LLVM's name for the target (`gfx1201`).
-    pub fn name(self) -> &'static str {
-        match self {
-            Target::Gfx908 => "gfx908",
-            Target::Gfx90a => "gfx90a",
-            Target::Gfx942 => "gfx942",
-            Target::Gfx950 => "gfx950",
-            Target::Gfx1010 => "gfx1010",
-            Target::Gfx1030 => "gfx1030",
-            Target::Gfx1100 => "gfx1100",
-            Target::Gfx1150 => "gfx1150",
-            Target::Gfx1201 => "gfx1201",
-            Target::Gfx1250 => "gfx1250",
-        }
-    }
-
     /// The target's facts, generated from `isa-spec/`.
     pub fn spec(self) -> &'static TargetSpec {
         crate::generated::spec(self)
@@ -87,19 +37,6 @@ impl FromStr for Target {
             .find(|t| t.name() == s)
             .ok_or_else(|| ExecError::UnknownTarget(s.to_string()))
     }
-}
-
-/// ISA family: decides encodings and register-file conventions.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Family {
-    /// GFX9: CDNA1-4.
-    Gfx9,
-    /// GFX10: RDNA1-2.
-    Gfx10,
-    /// GFX11: RDNA3, RDNA3.5.
-    Gfx11,
-    /// GFX12: RDNA4, CDNA5.
-    Gfx12,
 }
 
 /// Wave width in lanes.

@@ -36,10 +36,10 @@ enum Num {
 /// A register as written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Reg {
-    /// vN or v[N:M].
-    V { index: u32, count: u32, part: Part },
-    /// sN or s[N:M].
-    S { index: u32, count: u32 },
+    /// vN or v[N:M]: first and last register (`last >= index`).
+    V { index: u32, last: u32, part: Part },
+    /// sN or s[N:M]: first and last register (`last >= index`).
+    S { index: u32, last: u32 },
     /// A named scalar register; `wide` for the 64-bit names (vcc, exec).
     Named { reg: ScalarReg, wide: bool },
 }
@@ -151,7 +151,8 @@ impl<'a> Cursor<'a> {
         }
     }
 
-    /// A decimal number (for register indices).
+    /// A decimal number (register indices, modifier values). One too large
+    /// for a u32 reads as `u32::MAX`, which no register or modifier takes.
     fn decimal(&mut self) -> Option<u32> {
         let start = self.pos;
         let mut v: u64 = 0;
@@ -162,9 +163,40 @@ impl<'a> Cursor<'a> {
         (self.pos > start).then(|| u32::try_from(v).unwrap_or(u32::MAX))
     }
 
+    /// A number: one [`term`](Self::term), or integer terms joined by `+`
+    /// and `-`, evaluated left to right as LLVM does (`1-2+3` is 2). A loop,
+    /// so a long expression takes no stack; the sum is checked.
+    fn number(&mut self) -> Res<Num> {
+        let col = self.col();
+        let first = self.term()?;
+        let Num::Int(mut acc) = first else {
+            return Ok(first);
+        };
+        while matches!(self.peek(), Some(b'+' | b'-'))
+            && self.peek_at(1).is_some_and(|c| c.is_ascii_digit())
+        {
+            let sub = self.peek() == Some(b'-');
+            self.pos += 1;
+            let tcol = self.col();
+            let Num::Int(rhs) = self.term()? else {
+                return fail(tcol, "invalid expression: floating-point term");
+            };
+            let sum = if sub {
+                acc.checked_sub(rhs)
+            } else {
+                acc.checked_add(rhs)
+            };
+            acc = sum.ok_or_else(|| AsmError {
+                column: col,
+                reason: "literal value out of range".into(),
+            })?;
+        }
+        Ok(Num::Int(acc))
+    }
+
     /// A number token: integers in decimal, 0x hex, 0b binary or 0-prefixed
     /// octal; floats with a '.' or an exponent.
-    fn number(&mut self) -> Res<Num> {
+    fn term(&mut self) -> Res<Num> {
         let col = self.col();
         let neg = self.eat(b'-');
         let start = self.pos;
@@ -215,8 +247,7 @@ impl<'a> Cursor<'a> {
             } else {
                 (10, text)
             };
-            let v = int_value(digits, radix, neg, col)?;
-            return self.int_tail(v, col);
+            return int_value(digits, radix, neg, col);
         }
         self.pos += skip;
         let dstart = self.pos;
@@ -227,28 +258,15 @@ impl<'a> Cursor<'a> {
         if digits.is_empty() {
             return fail(col, "invalid number");
         }
-        let v = int_value(digits, radix, neg, col)?;
-        self.int_tail(v, col)
-    }
-
-    /// `a+b-c...`: LLVM evaluates integer expressions.
-    fn int_tail(&mut self, v: Num, col: usize) -> Res<Num> {
-        let Num::Int(mut acc) = v else { return Ok(v) };
-        while matches!(self.peek(), Some(b'+' | b'-'))
-            && self.peek_at(1).is_some_and(|c| c.is_ascii_digit())
-        {
-            let sub = self.peek() == Some(b'-');
-            self.pos += 1;
-            let Num::Int(rhs) = self.number()? else {
-                return fail(col, "invalid expression");
-            };
-            acc = if sub { acc - rhs } else { acc + rhs };
-        }
-        Ok(Num::Int(acc))
+        int_value(digits, radix, neg, col)
     }
 }
 
+/// The integer `digits` (no sign, no prefix) in `radix`, negated if `neg`.
 fn int_value(digits: &str, radix: u32, neg: bool, col: usize) -> Res<Num> {
+    if !digits.bytes().all(|b| char::from(b).is_digit(radix)) {
+        return fail(col, "invalid number");
+    }
     let v = u64::from_str_radix(digits, radix).map_err(|_| AsmError {
         column: col,
         reason: "literal value out of range".into(),
@@ -286,15 +304,17 @@ fn register(c: &mut Cursor<'_>) -> Res<Option<Reg>> {
         if hi < lo {
             return fail(col, "first register index should not exceed second index");
         }
-        let count = hi - lo + 1;
         return Ok(Some(if first == Some(b'v') {
             Reg::V {
                 index: lo,
-                count,
+                last: hi,
                 part: Part::Full,
             }
         } else {
-            Reg::S { index: lo, count }
+            Reg::S {
+                index: lo,
+                last: hi,
+            }
         }));
     }
     let save = c.pos;
@@ -322,10 +342,10 @@ fn register(c: &mut Cursor<'_>) -> Res<Option<Reg>> {
             match (kind, idx) {
                 ("v", Some(index)) => Some(Reg::V {
                     index,
-                    count: 1,
+                    last: index,
                     part,
                 }),
-                ("s", Some(index)) if part == Part::Full => Some(Reg::S { index, count: 1 }),
+                ("s", Some(index)) if part == Part::Full => Some(Reg::S { index, last: index }),
                 ("s", Some(_)) => {
                     return fail(
                         col,
@@ -503,14 +523,14 @@ fn modifiers(c: &mut Cursor<'_>, m: &mut Mods) -> Res<()> {
                 if !c.eat(b':') {
                     return fail(c.col(), "expected ':'");
                 }
-                let vcol = c.col();
                 let v = c.decimal();
                 let omod = match (key, v) {
                     (_, Some(1)) => Omod::None,
                     ("mul", Some(2)) => Omod::Mul2,
                     ("mul", Some(4)) => Omod::Mul4,
                     ("div", Some(2)) => Omod::Div2,
-                    _ => return fail(vcol, format!("invalid {key} value.")),
+                    // LLVM points at the modifier's name here.
+                    _ => return fail(col, format!("invalid {key} value.")),
                 };
                 m.omod = Some((col, omod));
             }
@@ -800,14 +820,16 @@ fn reg_operand(te: &TargetEncoding, p: &Parsed, ty: OpType, is_dst: bool) -> Res
     let Atom::Reg(r) = p.atom else {
         return fail(p.col, "invalid operand for instruction");
     };
-    let want = if ty.bits() == 64 { 2 } else { 1 };
+    // Registers the operand takes, less one: the span `last - index` it
+    // must have (indices are checked, never summed: they can be any u32).
+    let span = if ty.bits() == 64 { 1 } else { 0 };
     let bad = || fail(p.col, "invalid operand for instruction");
     match r {
-        Reg::V { index, count, part } => {
-            if index > 255 || index + count - 1 > 255 {
+        Reg::V { index, last, part } => {
+            if last > 255 {
                 return fail(p.col, "register index is out of range");
             }
-            if count != want {
+            if last - index != span {
                 return bad();
             }
             if part != Part::Full && !super::encode::true16(te, ty) {
@@ -819,11 +841,11 @@ fn reg_operand(te: &TargetEncoding, p: &Parsed, ty: OpType, is_dst: bool) -> Res
             })
         }
         _ if is_dst => bad(),
-        Reg::S { index, count } => {
-            if count != want {
+        Reg::S { index, last } => {
+            if last - index != span {
                 return bad();
             }
-            if index + count - 1 > 105 {
+            if last > 105 {
                 return fail(p.col, "register index is out of range");
             }
             Ok(Operand::Scalar {
@@ -834,8 +856,8 @@ fn reg_operand(te: &TargetEncoding, p: &Parsed, ty: OpType, is_dst: bool) -> Res
         Reg::Named { reg, wide } => {
             let ok = match reg {
                 ScalarReg::Null => true,
-                ScalarReg::VccLo | ScalarReg::ExecLo => wide == (want == 2),
-                _ => want == 1,
+                ScalarReg::VccLo | ScalarReg::ExecLo => wide == (span == 1),
+                _ => span == 0,
             };
             if !ok {
                 return bad();

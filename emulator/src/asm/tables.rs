@@ -3,9 +3,9 @@
 //! what, and the per-target facts the assembler needs.
 //!
 //! Only types live here. The values are written in `isa-spec/` (the
-//! `encoding:` section of each family file, with target overrides) and
-//! reach the code as each generated target module's `ENCODING`; see
-//! [`super::target_encoding`].
+//! `encoding:` and `facts:` sections of each family file, with target
+//! overrides) and reach the code as each generated target module's
+//! `ENCODING`; see [`super::target_encoding`].
 
 use crate::instr::{Encoding, Opcode};
 use crate::target::{Family, Target};
