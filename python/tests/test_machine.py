@@ -28,7 +28,7 @@ def test_assemble_decode_disassemble_match_llvm():
 
 
 def test_machine_code_errors_name_where():
-    with pytest.raises(av.AssemblyError, match="column 24"):
+    with pytest.raises(av.AssemblyError, match=r"column \d+: invalid mul"):
         av.assemble("v_fract_f32 v0, v1 mul:3", target="gfx1201")
     with pytest.raises(av.AssemblyError, match="column"):
         av.Instruction("", target="gfx1201")
