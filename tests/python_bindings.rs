@@ -40,15 +40,17 @@ fn missing_tools(py: &str) -> Option<String> {
 }
 
 fn run(cmd: &mut Command) -> String {
-    let out = cmd
-        .output()
-        .unwrap_or_else(|e| panic!("{cmd:?}: {e}"));
+    let out = cmd.output().unwrap_or_else(|e| panic!("{cmd:?}: {e}"));
     let text = format!(
         "{}{}",
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(out.status.success(), "{cmd:?} failed ({}):\n{text}", out.status);
+    assert!(
+        out.status.success(),
+        "{cmd:?} failed ({}):\n{text}",
+        out.status
+    );
     text
 }
 
@@ -85,7 +87,14 @@ fn python_package_passes_its_pytest_suite() {
     }
     run(Command::new("maturin")
         .current_dir(&root)
-        .args(["build", "--release", "--quiet", "-m", "python/Cargo.toml", "-i"])
+        .args([
+            "build",
+            "--release",
+            "--quiet",
+            "-m",
+            "python/Cargo.toml",
+            "-i",
+        ])
         .arg(&py)
         .arg("-o")
         .arg(&wheels));
@@ -98,7 +107,14 @@ fn python_package_passes_its_pytest_suite() {
         .current_dir(&root)
         .env("PYTHONPATH", &site)
         .env("AMDGPU_VALU_REPO", &root)
-        .args(["-m", "pytest", "-q", "-p", "no:cacheprovider", "python/tests"]));
+        .args([
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "python/tests",
+        ]));
     println!("{out}");
     assert!(out.contains(" passed"), "{out}");
 }

@@ -26,6 +26,7 @@ pub struct AvaluMods {
     pub omod: u8,
 }
 
+#[inline]
 fn lane_mods(m: AvaluMods) -> Result<LaneMods, Error> {
     if m.omod > 3 {
         return Err(Error::invalid(format!(
@@ -128,6 +129,8 @@ unsafe fn run<T: LaneBits>(
 /// # Safety
 /// As [`run`], with every range already checked.
 #[allow(clippy::too_many_arguments)]
+#[inline(never)]
+#[cold]
 unsafe fn run_aliased<T: LaneBits>(
     ldexp: bool,
     target: amdgpu_valu::Target,

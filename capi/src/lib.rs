@@ -60,6 +60,7 @@ pub(crate) struct Error {
 }
 
 impl Error {
+    #[cold]
     pub(crate) fn new(status: AvaluStatus, message: impl Into<String>) -> Error {
         Error {
             status,
@@ -67,10 +68,12 @@ impl Error {
         }
     }
 
+    #[cold]
     pub(crate) fn null(what: &str) -> Error {
         Error::new(AvaluStatus::NullPointer, format!("{what} is NULL"))
     }
 
+    #[cold]
     pub(crate) fn invalid(message: impl Into<String>) -> Error {
         Error::new(AvaluStatus::InvalidArgument, message)
     }
@@ -101,6 +104,7 @@ fn set_last_error(message: &str) {
 }
 
 /// Run `body`, turning an error or a panic into a status and a message.
+#[inline]
 pub(crate) fn guard(body: impl FnOnce() -> Result<(), Error>) -> AvaluStatus {
     match catch_unwind(AssertUnwindSafe(body)) {
         Ok(Ok(())) => AvaluStatus::Ok,
@@ -130,6 +134,7 @@ pub(crate) fn guard_value<T>(fallback: T, body: impl FnOnce() -> T) -> T {
 ///
 /// # Safety
 /// `out` is NULL or valid for one write of `T`.
+#[inline]
 pub(crate) unsafe fn write_out<T>(out: *mut T, what: &str, value: T) -> Result<(), Error> {
     if out.is_null() {
         return Err(Error::null(what));
@@ -161,6 +166,7 @@ pub(crate) unsafe fn c_str<'a>(s: *const c_char, what: &str) -> Result<&'a str, 
 /// # Safety
 /// When `n > 0`, `ptr` is NULL or valid for reads of `n` elements, and the
 /// memory is not written during `'a`.
+#[inline]
 pub(crate) unsafe fn slice<'a, T>(ptr: *const T, n: usize, what: &str) -> Result<&'a [T], Error> {
     check_array(ptr, n, what)?;
     if n == 0 {
@@ -175,6 +181,7 @@ pub(crate) unsafe fn slice<'a, T>(ptr: *const T, n: usize, what: &str) -> Result
 /// # Safety
 /// When `n > 0`, `ptr` is NULL or valid for reads and writes of `n`
 /// elements, not accessed otherwise during `'a`.
+#[inline]
 pub(crate) unsafe fn slice_mut<'a, T>(
     ptr: *mut T,
     n: usize,
@@ -190,6 +197,7 @@ pub(crate) unsafe fn slice_mut<'a, T>(
 
 /// The byte range of an array of `n` elements at `ptr`: NULL (with `n >
 /// 0`), misalignment and a size or end that overflows are errors.
+#[inline]
 pub(crate) fn check_array<T>(
     ptr: *const T,
     n: usize,
@@ -271,6 +279,7 @@ pub(crate) unsafe fn write_bytes(
 }
 
 /// The target whose id (index in `avalu_target_name` order) is `id`.
+#[inline]
 pub(crate) fn target(id: u32) -> Result<Target, Error> {
     usize::try_from(id)
         .ok()

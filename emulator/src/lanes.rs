@@ -71,6 +71,42 @@ pub trait LaneBits: Copy + Default + sealed::Sealed {
     /// The lanes as mutable register words when they already are (F32).
     #[doc(hidden)]
     fn as_words_mut(lanes: &mut [Self]) -> Option<&mut [u32]>;
+    /// One call of the lane API on this format. A method of each type, so
+    /// that the kernels are compiled once, in this crate, whoever calls.
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments)]
+    fn run_lanes(
+        ldexp: bool,
+        target: Target,
+        mode: u32,
+        mods: LaneMods,
+        src: &[Self],
+        exp: &[i32],
+        exec: Option<&[u64]>,
+        dst: &mut [Self],
+    ) -> Result<(), ExecError>;
+}
+
+/// The body of [`LaneBits::run_lanes`] for each type.
+macro_rules! run_lanes {
+    () => {
+        fn run_lanes(
+            ldexp: bool,
+            target: Target,
+            mode: u32,
+            mods: LaneMods,
+            src: &[Self],
+            exp: &[i32],
+            exec: Option<&[u64]>,
+            dst: &mut [Self],
+        ) -> Result<(), ExecError> {
+            if ldexp {
+                run::<Ldexp, Self>(target, mode, mods, src, exp, exec, dst)
+            } else {
+                run::<Fract, Self>(target, mode, mods, src, exp, exec, dst)
+            }
+        }
+    };
 }
 
 impl LaneBits for u16 {
@@ -84,6 +120,7 @@ impl LaneBits for u16 {
     fn as_words(_: &[u16]) -> Option<&[u32]> {
         None
     }
+    run_lanes!();
     fn as_words_mut(_: &mut [u16]) -> Option<&mut [u32]> {
         None
     }
@@ -100,6 +137,7 @@ impl LaneBits for u32 {
     fn as_words(lanes: &[u32]) -> Option<&[u32]> {
         Some(lanes)
     }
+    run_lanes!();
     fn as_words_mut(lanes: &mut [u32]) -> Option<&mut [u32]> {
         Some(lanes)
     }
@@ -116,6 +154,7 @@ impl LaneBits for u64 {
     fn as_words(_: &[u64]) -> Option<&[u32]> {
         None
     }
+    run_lanes!();
     fn as_words_mut(_: &mut [u64]) -> Option<&mut [u32]> {
         None
     }
@@ -131,7 +170,7 @@ pub fn fract<T: LaneBits>(
     src: &[T],
     dst: &mut [T],
 ) -> Result<(), ExecError> {
-    run::<Fract, T>(target, mode, mods, src, &[], None, dst)
+    T::run_lanes(false, target, mode, mods, src, &[], None, dst)
 }
 
 /// V_LDEXP over every lane: `dst[i] = src[i] x 2^exp[i]`, as the VOP3 form
@@ -147,7 +186,7 @@ pub fn ldexp<T: LaneBits>(
     exp: &[i32],
     dst: &mut [T],
 ) -> Result<(), ExecError> {
-    run::<Ldexp, T>(target, mode, mods, src, exp, None, dst)
+    T::run_lanes(true, target, mode, mods, src, exp, None, dst)
 }
 
 /// [`fract`] under an EXEC mask: lane `i` is written only when bit `i % 64`
@@ -161,7 +200,7 @@ pub fn fract_exec<T: LaneBits>(
     src: &[T],
     dst: &mut [T],
 ) -> Result<(), ExecError> {
-    run::<Fract, T>(target, mode, mods, src, &[], Some(exec), dst)
+    T::run_lanes(false, target, mode, mods, src, &[], Some(exec), dst)
 }
 
 /// [`ldexp`] under an EXEC mask, as [`fract_exec`].
@@ -174,7 +213,7 @@ pub fn ldexp_exec<T: LaneBits>(
     exp: &[i32],
     dst: &mut [T],
 ) -> Result<(), ExecError> {
-    run::<Ldexp, T>(target, mode, mods, src, exp, Some(exec), dst)
+    T::run_lanes(true, target, mode, mods, src, exp, Some(exec), dst)
 }
 
 fn length_error(operand: &'static str, what: &str, got: usize, want: usize) -> ExecError {
@@ -258,36 +297,63 @@ fn chunks<O: Operation, F: Format, T: LaneBits>(
     exec: Option<&[u64]>,
     dst: &mut [T],
 ) {
-    let mut exp_words = [0u32; CHUNK];
+    match (T::as_words(src), T::as_words_mut(dst)) {
+        (Some(s), Some(d)) => words::<O, F>(p, s, exp, exec, d),
+        _ => buffered::<O, F, T>(p, src, exp, exec, dst),
+    }
+}
+
+/// The EXEC word of chunk `c` (every lane when there is no mask).
+fn exec_word(exec: Option<&[u64]>, c: usize) -> u64 {
+    exec.and_then(|words| words.get(c))
+        .copied()
+        .unwrap_or(u64::MAX)
+}
+
+/// The exponent register words of a chunk: all 32 bits (F16 reads bits
+/// 15:0 as i16). Empty for FRACT.
+fn exponent_words<'a, O: Operation>(buf: &'a mut [u32; CHUNK], exp: &[i32], c: usize) -> &'a [u32] {
+    if !O::HAS_EXPONENT {
+        return &[];
+    }
+    let exp = exp.chunks(CHUNK).nth(c).unwrap_or(&[]);
+    for (w, &e) in buf.iter_mut().zip(exp) {
+        *w = e as u32;
+    }
+    &buf[..exp.len()]
+}
+
+/// Lanes that already are register words (F32): the kernel reads and
+/// writes the caller's arrays.
+fn words<O: Operation, F: Format>(
+    p: &Policy,
+    src: &[u32],
+    exp: &[i32],
+    exec: Option<&[u64]>,
+    dst: &mut [u32],
+) {
+    let mut exp_buf = [0u32; CHUNK];
+    for (c, (s, d)) in src.chunks(CHUNK).zip(dst.chunks_mut(CHUNK)).enumerate() {
+        let exp = exponent_words::<O>(&mut exp_buf, exp, c);
+        let io = &mut wave_io(s, &[], exp, d, &mut [], exec_word(exec, c));
+        run_io_dispatched::<O, F>(io, p);
+    }
+}
+
+/// F16 and F64 lanes, through register-word buffers.
+fn buffered<O: Operation, F: Format, T: LaneBits>(
+    p: &Policy,
+    src: &[T],
+    exp: &[i32],
+    exec: Option<&[u64]>,
+    dst: &mut [T],
+) {
+    let mut exp_buf = [0u32; CHUNK];
     let (mut src_lo, mut src_hi) = ([0u32; CHUNK], [0u32; CHUNK]);
     let (mut dst_lo, mut dst_hi) = ([0u32; CHUNK], [0u32; CHUNK]);
-    let exps = exp.chunks(CHUNK).map(Some).chain(core::iter::repeat(None));
-    for (c, ((s, d), e)) in src
-        .chunks(CHUNK)
-        .zip(dst.chunks_mut(CHUNK))
-        .zip(exps)
-        .enumerate()
-    {
+    for (c, (s, d)) in src.chunks(CHUNK).zip(dst.chunks_mut(CHUNK)).enumerate() {
         let n = s.len();
-        let exec = exec
-            .and_then(|words| words.get(c))
-            .copied()
-            .unwrap_or(u64::MAX);
-        // The exponent register words: all 32 bits (F16 reads bits 15:0 as i16).
-        let exp_n = match e {
-            Some(e) if O::HAS_EXPONENT => {
-                for (w, &e) in exp_words.iter_mut().zip(e) {
-                    *w = e as u32;
-                }
-                e.len()
-            }
-            _ => 0,
-        };
-        let exp = &exp_words[..exp_n];
-        if let (Some(s), Some(d)) = (T::as_words(s), T::as_words_mut(d)) {
-            run_io_dispatched::<O, F>(&mut wave_io(s, &[], exp, d, &mut [], exec), p);
-            continue;
-        }
+        let exp = exponent_words::<O>(&mut exp_buf, exp, c);
         for ((lo, hi), &x) in src_lo.iter_mut().zip(src_hi.iter_mut()).zip(s) {
             (*lo, *hi) = x.words();
         }
@@ -302,7 +368,7 @@ fn chunks<O: Operation, F: Format, T: LaneBits>(
             exp,
             &mut dst_lo[..n],
             &mut dst_hi[..hi_n],
-            exec,
+            exec_word(exec, c),
         );
         run_io_dispatched::<O, F>(io, p);
         for ((&lo, &hi), x) in dst_lo.iter().zip(dst_hi.iter()).zip(d.iter_mut()) {

@@ -59,7 +59,7 @@ const COMMANDS: &[Command] = &[
     },
     Command {
         name: "bench",
-        help: "print the kernel speed table [WORDS...] [--no-e2e] [--min]",
+        help: "print the kernel speed table [WORDS...] [--no-e2e] [--min]; `bench bindings`: C and Python",
         run: bench::run,
     },
 ];
