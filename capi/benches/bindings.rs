@@ -248,6 +248,10 @@ fn main() {
         ratio(0, 2)
     );
     println!(
+        "C call / Rust lanes::fract on 64 lanes (the same entry point from Rust): {:.2}x slower",
+        ratio(1, 2)
+    );
+    println!(
         "Python on 4M lanes / Rust lanes::fract on 4M lanes: {:.2}x slower with a new array, {:.2}x with out= (goal: at most 1.5x)",
         ratio(3, 4),
         ratio(3, 5)

@@ -19,7 +19,7 @@ const DTYPES: &str = "uint16 or float16 (F16), uint32 or float32 (F32), uint64 o
 
 /// The array behind a Python object, or a TypeError naming `what`.
 fn ndarray<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Bound<'py, PyUntypedArray>> {
-    obj.cast::<PyUntypedArray>().map(Bound::clone).map_err(|_| {
+    obj.cast::<PyUntypedArray>().cloned().map_err(|_| {
         PyTypeError::new_err(format!(
             "{what} must be a numpy.ndarray, not {}",
             obj.get_type()
