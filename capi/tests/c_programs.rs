@@ -116,10 +116,15 @@ fn cpp_example_linked_dynamically_checks_hardware_rows() {
         .arg("-L")
         .arg(&lib)
         .arg(format!("-Wl,-rpath,{}", lib.display()))
+        .arg("-Wl,--disable-new-dtags")
         .arg("-lamdgpu_valu_capi")
         .arg("-o")
         .arg(&exe));
-    let stdout = run(Command::new(&exe).arg(root.join("tests/captures/hw-public.tsv")));
+    // cargo test's LD_LIBRARY_PATH also names target/<profile>, where an
+    // older `cargo build` may have left another copy: load by rpath only.
+    let stdout = run(Command::new(&exe)
+        .env_remove("LD_LIBRARY_PATH")
+        .arg(root.join("tests/captures/hw-public.tsv")));
     check_example_output(&stdout);
 }
 
