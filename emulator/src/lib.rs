@@ -38,6 +38,7 @@ pub mod exec;
 pub mod explain;
 pub mod instr;
 pub mod kernels;
+pub mod lanes;
 pub mod target;
 pub mod wave;
 

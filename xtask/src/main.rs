@@ -1,16 +1,19 @@
 //! Project tasks: `cargo xtask <command>`.
 //!
 //! - `regen`: rewrite `emulator/src/generated/` from `isa-spec/`.
-//! - `check`: fail if the generated code is stale.
+//! - `check`: fail if the generated code or the C header is stale.
+//! - `header`: rewrite the C header `capi/include/amdgpu_valu.h`.
 //! - `verify [--exhaustive]`: the kernels against the reference model.
 //! - `fixtures`: rewrite `tests/fixtures/encodings/` by asking `llvm-mc-22`.
 //! - `bench [WORDS...] [--no-e2e] [--min]`: the kernel speed table.
 //! - `bench replay [--rows N] [--jobs N] [--baseline BIN]`: replay speed and memory.
+//! - `bench bindings`: the C and Python bindings against the Rust kernel.
 
 use std::process::ExitCode;
 
 mod bench;
 mod fixtures;
+mod header;
 mod regen;
 mod verify;
 
@@ -30,8 +33,20 @@ const COMMANDS: &[Command] = &[
     },
     Command {
         name: "check",
-        help: "fail if the generated code is stale",
-        run: |_| regen::check(),
+        help: "fail if the generated code or the C header is stale",
+        run: |_| {
+            let (code, header) = (regen::check(), header::check());
+            if code == ExitCode::SUCCESS {
+                header
+            } else {
+                code
+            }
+        },
+    },
+    Command {
+        name: "header",
+        help: "rewrite capi/include/amdgpu_valu.h with cbindgen",
+        run: |_| header::write(),
     },
     Command {
         name: "fixtures",
@@ -46,7 +61,8 @@ const COMMANDS: &[Command] = &[
     Command {
         name: "bench",
         help: "print the kernel speed table [WORDS...] [--no-e2e] [--min]; \
-               `bench replay [--rows N] [--jobs N] [--baseline BIN]`: replay speed",
+               `bench replay [--rows N] [--jobs N] [--baseline BIN]`: replay speed; \
+               `bench bindings`: C and Python",
         run: bench::run,
     },
 ];

@@ -1,0 +1,170 @@
+//! C and C++ programs against the C API, built with the system compilers
+//! and the libraries this test build produced: the C++ example
+//! (capi/examples/example.cpp) linked statically and dynamically, and the
+//! README's C example. Each checks hardware rows and replays the public
+//! captures.
+//!
+//! Without a C++ compiler the tests print why they are skipped, and fail
+//! under CI=true.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("capi/ has a parent")
+        .to_path_buf()
+}
+
+/// The directory holding this build's libamdgpu_valu_capi.{a,so}: the test
+/// binary's own (target/<profile>/deps).
+fn lib_dir() -> PathBuf {
+    let exe = std::env::current_exe().expect("test binary path");
+    let dir = exe.parent().expect("binary in a directory").to_path_buf();
+    assert!(
+        dir.join("libamdgpu_valu_capi.a").exists(),
+        "no libamdgpu_valu_capi.a beside the test binary in {}",
+        dir.display()
+    );
+    dir
+}
+
+/// Libraries the Rust standard library needs in a static link.
+const NATIVE_LIBS: &[&str] = &[
+    "-lgcc_s",
+    "-lutil",
+    "-lrt",
+    "-lpthread",
+    "-lm",
+    "-ldl",
+    "-lc",
+];
+
+/// Whether `compiler` runs; when not, skip (or fail under CI=true).
+fn have(compiler: &str) -> bool {
+    let ok = Command::new(compiler)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        let msg = format!("`{compiler}` not found: the C API program tests need it");
+        if std::env::var("CI").is_ok_and(|v| v == "true") {
+            panic!("{msg}");
+        }
+        eprintln!("skipped: {msg}");
+    }
+    ok
+}
+
+fn run(cmd: &mut Command) -> String {
+    let out = cmd.output().unwrap_or_else(|e| panic!("{cmd:?}: {e}"));
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{cmd:?} failed ({}):\n{stdout}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+}
+
+fn out_path(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join(name)
+}
+
+fn check_example_output(stdout: &str) {
+    assert!(
+        stdout.contains("hw-public.tsv: 64 passed, 0 failed"),
+        "{stdout}"
+    );
+    assert!(stdout.trim_end().ends_with("checks, 0 failed"), "{stdout}");
+    assert!(!stdout.contains("FAIL"), "{stdout}");
+}
+
+#[test]
+fn cpp_example_linked_statically_checks_hardware_rows() {
+    if !have("g++") {
+        return;
+    }
+    let root = root();
+    let exe = out_path("example_static");
+    run(Command::new("g++")
+        .args(["-std=c++17", "-Wall", "-Wextra", "-Werror", "-I"])
+        .arg(root.join("capi/include"))
+        .arg(root.join("capi/examples/example.cpp"))
+        .arg(lib_dir().join("libamdgpu_valu_capi.a"))
+        .args(NATIVE_LIBS)
+        .arg("-o")
+        .arg(&exe));
+    let stdout = run(Command::new(&exe).arg(root.join("tests/captures/hw-public.tsv")));
+    check_example_output(&stdout);
+}
+
+#[test]
+fn cpp_example_linked_dynamically_checks_hardware_rows() {
+    if !have("g++") {
+        return;
+    }
+    let root = root();
+    let lib = lib_dir();
+    let exe = out_path("example_shared");
+    run(Command::new("g++")
+        .args(["-std=c++17", "-I"])
+        .arg(root.join("capi/include"))
+        .arg(root.join("capi/examples/example.cpp"))
+        .arg("-L")
+        .arg(&lib)
+        .arg(format!("-Wl,-rpath,{}", lib.display()))
+        .arg("-Wl,--disable-new-dtags")
+        .arg("-lamdgpu_valu_capi")
+        .arg("-o")
+        .arg(&exe));
+    // cargo test's LD_LIBRARY_PATH also names target/<profile>, where an
+    // older `cargo build` may have left another copy: load by rpath only.
+    let stdout = run(Command::new(&exe)
+        .env_remove("LD_LIBRARY_PATH")
+        .arg(root.join("tests/captures/hw-public.tsv")));
+    check_example_output(&stdout);
+}
+
+/// The C block of the README's "C API" section, compiled as C11 (by the
+/// C++ compiler's C front end when `cc` is missing) and run.
+#[test]
+fn readme_c_example_runs() {
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    let start = readme
+        .find("<!-- c-example -->")
+        .expect("README marks its C example with <!-- c-example -->");
+    let block = &readme[start..];
+    let code_start = block.find("```c\n").expect("a ```c block after the marker") + 5;
+    let code_len = block[code_start..].find("```").expect("the block ends");
+    let code = &block[code_start..code_start + code_len];
+    let expected = block
+        .find("<!-- prints: ")
+        .map(|i| &block[i + 13..])
+        .and_then(|s| s.split(" -->").next())
+        .expect("README gives the C example's output as <!-- prints: ... -->");
+    let compiler = if have("cc") { "cc" } else { "g++" };
+    if !have(compiler) {
+        return;
+    }
+    let src = out_path("readme_example.c");
+    std::fs::write(&src, code).expect("write the example");
+    let exe = out_path("readme_example");
+    let mut cmd = Command::new(compiler);
+    if compiler == "g++" {
+        cmd.args(["-x", "c"]);
+    }
+    run(cmd
+        .args(["-std=c11", "-Wall", "-Werror", "-I"])
+        .arg(root().join("capi/include"))
+        .arg(&src)
+        .args(["-x", "none"])
+        .arg(lib_dir().join("libamdgpu_valu_capi.a"))
+        .args(NATIVE_LIBS)
+        .arg("-o")
+        .arg(&exe));
+    let stdout = run(&mut Command::new(&exe));
+    assert_eq!(stdout.trim(), expected.trim());
+}

@@ -1,0 +1,402 @@
+//! The kernels on raw lane arrays: V_FRACT and V_LDEXP over caller-owned
+//! arrays of encodings, for emulators that keep their own register files
+//! (and for the C and Python bindings).
+//!
+//! One call is one VOP3 instruction on `target` under `mode` with the
+//! modifiers [`LaneMods`], over any number of lanes: the same policy
+//! (`Policy` built from the target's rules, MODE and the modifiers, as
+//! `execute` builds it) and the same dispatched whole-wave kernels as
+//! [`crate::execute`], run in chunks of 64 lanes. The element type picks
+//! the format: `u16` is F16, `u32` F32, `u64` F64.
+//!
+//! ```
+//! use amdgpu_valu::lanes::{self, LaneMods};
+//! use amdgpu_valu::Target;
+//!
+//! // gfx1201, MODE 0x30 (F32 subnormals flushed): FRACT(-tiny) is 1 - ulp
+//! // and FRACT(1.5) is 0.5 [gfx1201 capture rows].
+//! let src = [0x8000_0001u32, 0x3fc0_0000];
+//! let mut dst = [0u32; 2];
+//! lanes::fract(Target::Gfx1201, 0x30, LaneMods::default(), &src, &mut dst)?;
+//! assert_eq!(dst, [0x3f7f_ffff, 0x3f00_0000]);
+//! # Ok::<(), amdgpu_valu::ExecError>(())
+//! ```
+
+use crate::error::ExecError;
+use crate::instr::{Encoding, Opcode};
+use crate::kernels::wave::{run_io_dispatched, Fract, Ldexp, Operation, WaveIo};
+use crate::kernels::{Format, FormatKind, Mode, Modifiers, Omod, Policy, F16, F32, F64};
+use crate::target::Target;
+
+/// Lanes per kernel call (the widest wave).
+const CHUNK: usize = 64;
+
+/// The VOP3 modifiers of one instruction: ABS and NEG on the float source,
+/// OMOD and CLAMP on the result.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct LaneMods {
+    /// ABS on src0.
+    pub abs: bool,
+    /// NEG on src0 (after ABS).
+    pub neg: bool,
+    /// OMOD as encoded (effective or not by the target's OMOD gate and MODE).
+    pub omod: Omod,
+    /// CLAMP.
+    pub clamp: bool,
+}
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for u16 {}
+    impl Sealed for u32 {}
+    impl Sealed for u64 {}
+}
+
+/// An element type holding one lane's encoding: `u16` (F16), `u32` (F32)
+/// or `u64` (F64).
+pub trait LaneBits: Copy + Default + sealed::Sealed {
+    /// The format whose encodings this type holds.
+    const FORMAT: FormatKind;
+    /// The low and high register words of an encoding (F64: low dword
+    /// first; narrower formats: the encoding and 0).
+    #[doc(hidden)]
+    fn words(self) -> (u32, u32);
+    /// The encoding from register words (the inverse of `words`; F16
+    /// takes bits 15:0 of `lo`).
+    #[doc(hidden)]
+    fn from_words(lo: u32, hi: u32) -> Self;
+    /// The lanes as register words when they already are (F32).
+    #[doc(hidden)]
+    fn as_words(lanes: &[Self]) -> Option<&[u32]>;
+    /// The lanes as mutable register words when they already are (F32).
+    #[doc(hidden)]
+    fn as_words_mut(lanes: &mut [Self]) -> Option<&mut [u32]>;
+    /// One call of the lane API on this format. A method of each type, so
+    /// that the kernels are compiled once, in this crate, whoever calls.
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments)]
+    fn run_lanes(
+        ldexp: bool,
+        target: Target,
+        mode: u32,
+        mods: LaneMods,
+        src: &[Self],
+        exp: &[i32],
+        exec: Option<&[u64]>,
+        dst: &mut [Self],
+    ) -> Result<(), ExecError>;
+}
+
+/// The body of [`LaneBits::run_lanes`] for each type.
+macro_rules! run_lanes {
+    () => {
+        fn run_lanes(
+            ldexp: bool,
+            target: Target,
+            mode: u32,
+            mods: LaneMods,
+            src: &[Self],
+            exp: &[i32],
+            exec: Option<&[u64]>,
+            dst: &mut [Self],
+        ) -> Result<(), ExecError> {
+            if ldexp {
+                run::<Ldexp, Self>(target, mode, mods, src, exp, exec, dst)
+            } else {
+                run::<Fract, Self>(target, mode, mods, src, exp, exec, dst)
+            }
+        }
+    };
+}
+
+impl LaneBits for u16 {
+    const FORMAT: FormatKind = FormatKind::F16;
+    fn words(self) -> (u32, u32) {
+        (u32::from(self), 0)
+    }
+    fn from_words(lo: u32, _hi: u32) -> u16 {
+        lo as u16
+    }
+    fn as_words(_: &[u16]) -> Option<&[u32]> {
+        None
+    }
+    run_lanes!();
+    fn as_words_mut(_: &mut [u16]) -> Option<&mut [u32]> {
+        None
+    }
+}
+
+impl LaneBits for u32 {
+    const FORMAT: FormatKind = FormatKind::F32;
+    fn words(self) -> (u32, u32) {
+        (self, 0)
+    }
+    fn from_words(lo: u32, _hi: u32) -> u32 {
+        lo
+    }
+    fn as_words(lanes: &[u32]) -> Option<&[u32]> {
+        Some(lanes)
+    }
+    run_lanes!();
+    fn as_words_mut(lanes: &mut [u32]) -> Option<&mut [u32]> {
+        Some(lanes)
+    }
+}
+
+impl LaneBits for u64 {
+    const FORMAT: FormatKind = FormatKind::F64;
+    fn words(self) -> (u32, u32) {
+        (self as u32, (self >> 32) as u32)
+    }
+    fn from_words(lo: u32, hi: u32) -> u64 {
+        u64::from(hi) << 32 | u64::from(lo)
+    }
+    fn as_words(_: &[u64]) -> Option<&[u32]> {
+        None
+    }
+    run_lanes!();
+    fn as_words_mut(_: &mut [u64]) -> Option<&mut [u32]> {
+        None
+    }
+}
+
+/// V_FRACT over every lane: `dst[i] = FRACT(src[i])`, as the VOP3 form on
+/// `target` computes it under MODE `mode` with `mods`. `src` and `dst`
+/// must have the same length (any, including 0).
+pub fn fract<T: LaneBits>(
+    target: Target,
+    mode: u32,
+    mods: LaneMods,
+    src: &[T],
+    dst: &mut [T],
+) -> Result<(), ExecError> {
+    T::run_lanes(false, target, mode, mods, src, &[], None, dst)
+}
+
+/// V_LDEXP over every lane: `dst[i] = src[i] x 2^exp[i]`, as the VOP3 form
+/// on `target` computes it. `exp[i]` is the exponent operand's register
+/// word: F32 and F64 read all 32 bits, F16 reads bits 15:0 as a signed
+/// 16-bit integer, as the hardware reads its 16-bit operand (so 0x1_0001
+/// means 1). The three slices must have the same length.
+pub fn ldexp<T: LaneBits>(
+    target: Target,
+    mode: u32,
+    mods: LaneMods,
+    src: &[T],
+    exp: &[i32],
+    dst: &mut [T],
+) -> Result<(), ExecError> {
+    T::run_lanes(true, target, mode, mods, src, exp, None, dst)
+}
+
+/// [`fract`] under an EXEC mask: lane `i` is written only when bit `i % 64`
+/// of `exec[i / 64]` is set, and inactive lanes of `dst` keep their value.
+/// `exec` needs at least `ceil(len / 64)` words.
+pub fn fract_exec<T: LaneBits>(
+    target: Target,
+    mode: u32,
+    mods: LaneMods,
+    exec: &[u64],
+    src: &[T],
+    dst: &mut [T],
+) -> Result<(), ExecError> {
+    T::run_lanes(false, target, mode, mods, src, &[], Some(exec), dst)
+}
+
+/// [`ldexp`] under an EXEC mask, as [`fract_exec`].
+pub fn ldexp_exec<T: LaneBits>(
+    target: Target,
+    mode: u32,
+    mods: LaneMods,
+    exec: &[u64],
+    src: &[T],
+    exp: &[i32],
+    dst: &mut [T],
+) -> Result<(), ExecError> {
+    T::run_lanes(true, target, mode, mods, src, exp, Some(exec), dst)
+}
+
+fn length_error(operand: &'static str, what: &str, got: usize, want: usize) -> ExecError {
+    ExecError::InvalidOperand {
+        operand,
+        reason: format!("{got} {what} for {want} source lanes"),
+    }
+}
+
+/// The opcode of operation `O` on the format of `T`.
+fn opcode<O: Operation, T: LaneBits>() -> Opcode {
+    match (O::HAS_EXPONENT, T::FORMAT) {
+        (false, FormatKind::F16) => Opcode::FractF16,
+        (false, FormatKind::F32) => Opcode::FractF32,
+        (false, FormatKind::F64) => Opcode::FractF64,
+        (true, FormatKind::F16) => Opcode::LdexpF16,
+        (true, FormatKind::F32) => Opcode::LdexpF32,
+        (true, FormatKind::F64) => Opcode::LdexpF64,
+    }
+}
+
+/// Check the request, build the instruction's policy and run the chunks.
+fn run<O: Operation, T: LaneBits>(
+    target: Target,
+    mode: u32,
+    mods: LaneMods,
+    src: &[T],
+    exp: &[i32],
+    exec: Option<&[u64]>,
+    dst: &mut [T],
+) -> Result<(), ExecError> {
+    let n = src.len();
+    if dst.len() != n {
+        return Err(length_error("dst", "destination lanes", dst.len(), n));
+    }
+    if O::HAS_EXPONENT && exp.len() != n {
+        return Err(length_error("src1", "exponents", exp.len(), n));
+    }
+    if let Some(exec) = exec {
+        if exec.len() < n.div_ceil(CHUNK) {
+            return Err(length_error("exec", "EXEC words", exec.len(), n));
+        }
+    }
+    let spec = target.spec();
+    let opcode = opcode::<O, T>();
+    if !spec.has_form(opcode, Encoding::Vop3) {
+        return Err(ExecError::FormNotOnTarget {
+            target: target.name(),
+            opcode,
+            encoding: Encoding::Vop3,
+        });
+    }
+    let mods = Modifiers {
+        abs: mods.abs,
+        neg: mods.neg,
+        omod: mods.omod,
+        clamp: mods.clamp,
+    };
+    let rules = spec.float_rules();
+    let mode = Mode(mode);
+    match T::FORMAT {
+        FormatKind::F16 => {
+            chunks::<O, F16, T>(&Policy::new::<F16>(&rules, mode, mods), src, exp, exec, dst)
+        }
+        FormatKind::F32 => {
+            chunks::<O, F32, T>(&Policy::new::<F32>(&rules, mode, mods), src, exp, exec, dst)
+        }
+        FormatKind::F64 => {
+            chunks::<O, F64, T>(&Policy::new::<F64>(&rules, mode, mods), src, exp, exec, dst)
+        }
+    }
+    Ok(())
+}
+
+/// Run the lanes 64 at a time through the dispatched kernel: F32 lanes in
+/// place, F16 and F64 lanes through register-word buffers.
+fn chunks<O: Operation, F: Format, T: LaneBits>(
+    p: &Policy,
+    src: &[T],
+    exp: &[i32],
+    exec: Option<&[u64]>,
+    dst: &mut [T],
+) {
+    match (T::as_words(src), T::as_words_mut(dst)) {
+        (Some(s), Some(d)) => words::<O, F>(p, s, exp, exec, d),
+        _ => buffered::<O, F, T>(p, src, exp, exec, dst),
+    }
+}
+
+/// The EXEC word of chunk `c` (every lane when there is no mask).
+fn exec_word(exec: Option<&[u64]>, c: usize) -> u64 {
+    exec.and_then(|words| words.get(c))
+        .copied()
+        .unwrap_or(u64::MAX)
+}
+
+/// The exponent register words of a chunk: all 32 bits (F16 reads bits
+/// 15:0 as i16). Empty for FRACT.
+fn exponent_words<'a, O: Operation>(buf: &'a mut [u32; CHUNK], exp: &[i32], c: usize) -> &'a [u32] {
+    if !O::HAS_EXPONENT {
+        return &[];
+    }
+    let exp = exp.chunks(CHUNK).nth(c).unwrap_or(&[]);
+    for (w, &e) in buf.iter_mut().zip(exp) {
+        *w = e as u32;
+    }
+    &buf[..exp.len()]
+}
+
+/// Lanes that already are register words (F32): the kernel reads and
+/// writes the caller's arrays.
+fn words<O: Operation, F: Format>(
+    p: &Policy,
+    src: &[u32],
+    exp: &[i32],
+    exec: Option<&[u64]>,
+    dst: &mut [u32],
+) {
+    let mut exp_buf = [0u32; CHUNK];
+    for (c, (s, d)) in src.chunks(CHUNK).zip(dst.chunks_mut(CHUNK)).enumerate() {
+        let exp = exponent_words::<O>(&mut exp_buf, exp, c);
+        let io = &mut wave_io(s, &[], exp, d, &mut [], exec_word(exec, c));
+        run_io_dispatched::<O, F>(io, p);
+    }
+}
+
+/// F16 and F64 lanes, through register-word buffers.
+fn buffered<O: Operation, F: Format, T: LaneBits>(
+    p: &Policy,
+    src: &[T],
+    exp: &[i32],
+    exec: Option<&[u64]>,
+    dst: &mut [T],
+) {
+    let mut exp_buf = [0u32; CHUNK];
+    let (mut src_lo, mut src_hi) = ([0u32; CHUNK], [0u32; CHUNK]);
+    let (mut dst_lo, mut dst_hi) = ([0u32; CHUNK], [0u32; CHUNK]);
+    for (c, (s, d)) in src.chunks(CHUNK).zip(dst.chunks_mut(CHUNK)).enumerate() {
+        let n = s.len();
+        let exp = exponent_words::<O>(&mut exp_buf, exp, c);
+        for ((lo, hi), &x) in src_lo.iter_mut().zip(src_hi.iter_mut()).zip(s) {
+            (*lo, *hi) = x.words();
+        }
+        // Inactive lanes keep the caller's values.
+        for ((lo, hi), &x) in dst_lo.iter_mut().zip(dst_hi.iter_mut()).zip(d.iter()) {
+            (*lo, *hi) = x.words();
+        }
+        let hi_n = if F::WIDTH == 64 { n } else { 0 };
+        let io = &mut wave_io(
+            &src_lo[..n],
+            &src_hi[..hi_n],
+            exp,
+            &mut dst_lo[..n],
+            &mut dst_hi[..hi_n],
+            exec_word(exec, c),
+        );
+        run_io_dispatched::<O, F>(io, p);
+        for ((&lo, &hi), x) in dst_lo.iter().zip(dst_hi.iter()).zip(d.iter_mut()) {
+            *x = T::from_words(lo, hi);
+        }
+    }
+}
+
+/// The lanes of one chunk as the kernel driver takes them: whole-word
+/// sources and results (an F16 result is bits 15:0 of its word).
+fn wave_io<'a>(
+    src_lo: &'a [u32],
+    src_hi: &'a [u32],
+    exp: &'a [u32],
+    dst_lo: &'a mut [u32],
+    dst_hi: &'a mut [u32],
+    exec: u64,
+) -> WaveIo<'a> {
+    WaveIo {
+        src_lo,
+        src_hi,
+        src_shift: 0,
+        exp,
+        exp_shift: 0,
+        dst_lo,
+        dst_hi,
+        dst_keep: 0,
+        dst_shift: 0,
+        exec,
+    }
+}

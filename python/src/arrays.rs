@@ -1,0 +1,346 @@
+//! `fract` and `ldexp` on NumPy arrays: `amdgpu_valu::lanes` (the
+//! dispatched SIMD kernels of `execute`) over the array's encodings, with
+//! the GIL released.
+
+use numpy::{
+    PyArrayDescrMethods, PyArrayDyn, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods,
+};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyString;
+
+use amdgpu_valu::kernels::FormatKind;
+use amdgpu_valu::lanes::{self, LaneBits, LaneMods};
+use amdgpu_valu::{Omod, Target};
+
+use crate::{exec_error, target};
+
+const DTYPES: &str = "uint16 or float16 (F16), uint32 or float32 (F32), uint64 or float64 (F64)";
+
+/// The array behind a Python object, or a TypeError naming `what`.
+fn ndarray<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Bound<'py, PyUntypedArray>> {
+    obj.cast::<PyUntypedArray>().cloned().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "{what} must be a numpy.ndarray, not {}",
+            obj.get_type()
+                .name()
+                .map_or_else(|_| "?".into(), |n| n.to_string())
+        ))
+    })
+}
+
+/// The float format of an array's dtype and whether the dtype is a float
+/// (else an unsigned integer holding encodings).
+fn format_of(a: &Bound<'_, PyUntypedArray>, what: &str) -> PyResult<(FormatKind, bool)> {
+    let dtype = a.dtype();
+    let format = match dtype.itemsize() {
+        2 => Some(FormatKind::F16),
+        4 => Some(FormatKind::F32),
+        8 => Some(FormatKind::F64),
+        _ => None,
+    };
+    let kind = dtype.kind();
+    match (format, kind) {
+        (Some(f), b'u' | b'f') if dtype.is_native_byteorder() != Some(false) => Ok((f, kind == b'f')),
+        (Some(_), b'u' | b'f') => Err(PyTypeError::new_err(format!(
+            "{what} has the non-native byte order dtype {dtype}; use x.astype(x.dtype.newbyteorder('='))"
+        ))),
+        _ => Err(PyTypeError::new_err(format!(
+            "{what} has dtype {dtype}; expected {DTYPES}"
+        ))),
+    }
+}
+
+fn bits_dtype(format: FormatKind) -> &'static str {
+    match format {
+        FormatKind::F16 => "uint16",
+        FormatKind::F32 => "uint32",
+        FormatKind::F64 => "uint64",
+    }
+}
+
+fn omod(value: Option<&Bound<'_, PyAny>>) -> PyResult<Omod> {
+    let Some(value) = value else {
+        return Ok(Omod::None);
+    };
+    if let Ok(s) = value.cast::<PyString>() {
+        return match s.to_str()? {
+            "" | "none" => Ok(Omod::None),
+            "mul:2" => Ok(Omod::Mul2),
+            "mul:4" => Ok(Omod::Mul4),
+            "div:2" => Ok(Omod::Div2),
+            other => Err(PyValueError::new_err(format!(
+                "omod {other:?} is not one of 'mul:2', 'mul:4', 'div:2'"
+            ))),
+        };
+    }
+    match value.extract::<i64>() {
+        Ok(f @ 0..=3) => Ok(Omod::from_field(f as u32)),
+        Ok(f) => Err(PyValueError::new_err(format!(
+            "omod {f} is not an OMOD field value (0 none, 1 mul:2, 2 mul:4, 3 div:2)"
+        ))),
+        Err(_) => Err(PyTypeError::new_err(
+            "omod must be an int (0 to 3) or one of 'mul:2', 'mul:4', 'div:2'",
+        )),
+    }
+}
+
+/// One instruction's settings.
+struct Request {
+    target: Target,
+    mode: u32,
+    mods: LaneMods,
+}
+
+#[allow(clippy::too_many_arguments)]
+fn request(
+    target_name: &str,
+    mode: u32,
+    abs: bool,
+    neg: bool,
+    omod_value: Option<&Bound<'_, PyAny>>,
+    clamp: bool,
+) -> PyResult<Request> {
+    Ok(Request {
+        target: target(target_name)?,
+        mode,
+        mods: LaneMods {
+            abs,
+            neg,
+            omod: omod(omod_value)?,
+            clamp,
+        },
+    })
+}
+
+/// The source as a C-contiguous array of encodings, the output array to
+/// return and its encodings view.
+struct Arrays<'py> {
+    format: FormatKind,
+    src: Bound<'py, PyAny>,
+    out: Bound<'py, PyAny>,
+    out_bits: Bound<'py, PyAny>,
+}
+
+fn prepare<'py>(x: &Bound<'py, PyAny>, out: Option<&Bound<'py, PyAny>>) -> PyResult<Arrays<'py>> {
+    let py = x.py();
+    let np = py.import("numpy")?;
+    let xa = ndarray(x, "x")?;
+    let (format, float) = format_of(&xa, "x")?;
+    let bits = np.getattr(bits_dtype(format))?;
+    let as_bits = |a: &Bound<'py, PyAny>| -> PyResult<Bound<'py, PyAny>> {
+        if float {
+            a.call_method1("view", (&bits,))
+        } else {
+            Ok(a.clone())
+        }
+    };
+    let mut src = as_bits(x)?;
+    let (out, out_bits) = match out {
+        None => {
+            let o = np.call_method1("empty", (xa.shape().to_vec(), &bits))?;
+            let shown = if float {
+                o.call_method1("view", (xa.dtype(),))?
+            } else {
+                o.clone()
+            };
+            (shown, o)
+        }
+        Some(o) => {
+            let oa = ndarray(o, "out")?;
+            if !oa.dtype().is_equiv_to(&xa.dtype()) {
+                return Err(PyTypeError::new_err(format!(
+                    "out has dtype {}, x has dtype {}",
+                    oa.dtype(),
+                    xa.dtype()
+                )));
+            }
+            if oa.shape() != xa.shape() {
+                return Err(PyValueError::new_err(format!(
+                    "out has shape {:?}, x has shape {:?}",
+                    oa.shape(),
+                    xa.shape()
+                )));
+            }
+            if !oa.is_c_contiguous() {
+                return Err(PyValueError::new_err("out must be C-contiguous"));
+            }
+            if !o
+                .getattr("flags")?
+                .getattr("writeable")?
+                .extract::<bool>()?
+            {
+                return Err(PyValueError::new_err("out is read-only"));
+            }
+            // In place (or overlapping): read a copy of the sources.
+            if np
+                .call_method1("may_share_memory", (x, o))?
+                .extract::<bool>()?
+            {
+                src = src.call_method0("copy")?;
+            }
+            (o.clone(), as_bits(o)?)
+        }
+    };
+    if !src.cast::<PyUntypedArray>()?.is_c_contiguous() {
+        src = np.call_method1("ascontiguousarray", (&src,))?;
+    }
+    Ok(Arrays {
+        format,
+        src,
+        out,
+        out_bits,
+    })
+}
+
+/// The exponent register words for `n` lanes of shape `shape`: an int, or
+/// an integer array of that shape.
+fn exponents<'py>(e: &Bound<'py, PyAny>, shape: &[usize], n: usize) -> PyResult<Vec<i32>> {
+    let word = |v: i64| -> PyResult<i32> {
+        if (-(1i64 << 31)..(1i64 << 32)).contains(&v) {
+            Ok(v as u32 as i32)
+        } else {
+            Err(PyValueError::new_err(format!(
+                "exponent {v} does not fit a 32-bit register (-2**31 to 2**32 - 1)"
+            )))
+        }
+    };
+    let Ok(ea) = e.cast::<PyUntypedArray>() else {
+        if let Ok(v) = e.extract::<i64>() {
+            if !e.is_instance_of::<pyo3::types::PyBool>() {
+                return Ok(vec![word(v)?; n]);
+            }
+        }
+        return Err(PyTypeError::new_err(format!(
+            "e must be an int or a numpy.ndarray of integers, not {}",
+            e.get_type().name()?
+        )));
+    };
+    if ea.shape() != shape {
+        return Err(PyValueError::new_err(format!(
+            "e has shape {:?}, x has shape {:?}",
+            ea.shape(),
+            shape
+        )));
+    }
+    let dtype = ea.dtype();
+    if !matches!(dtype.kind(), b'i' | b'u') || dtype.itemsize() > 8 {
+        return Err(PyTypeError::new_err(format!(
+            "e has dtype {dtype}; expected an integer dtype (int32 and uint32 are the register word)"
+        )));
+    }
+    let np = e.py().import("numpy")?;
+    // int32/uint32: the register word as is; others: through int64.
+    let words = if dtype.itemsize() == 4 {
+        let i32s = np
+            .call_method1("ascontiguousarray", (e,))?
+            .call_method1("view", (np.getattr("int32")?,))?;
+        let a = i32s.cast::<PyArrayDyn<i32>>()?.try_readonly()?;
+        a.as_slice()?.to_vec()
+    } else {
+        let i64s = e.call_method1("astype", (np.getattr("int64")?,))?;
+        if dtype.kind() == b'u' && dtype.itemsize() == 8 {
+            // uint64 values above 2**63 wrap in astype: refuse them first.
+            let max: u64 = e.call_method0("max").and_then(|m| m.extract()).unwrap_or(0);
+            if n > 0 && max >= 1 << 32 {
+                return Err(PyValueError::new_err(format!(
+                    "exponent {max} does not fit a 32-bit register (-2**31 to 2**32 - 1)"
+                )));
+            }
+        }
+        let i64s = np.call_method1("ascontiguousarray", (i64s,))?;
+        let a = i64s.cast::<PyArrayDyn<i64>>()?.try_readonly()?;
+        a.as_slice()?
+            .iter()
+            .map(|&v| word(v))
+            .collect::<PyResult<_>>()?
+    };
+    Ok(words)
+}
+
+/// Run the kernel over the encodings of `a` (elements of type `T`).
+fn run<T: LaneBits + numpy::Element + Send + Sync>(
+    py: Python<'_>,
+    a: &Arrays<'_>,
+    r: &Request,
+    exp: Option<&[i32]>,
+) -> PyResult<()> {
+    let src = a.src.cast::<PyArrayDyn<T>>()?.try_readonly()?;
+    let out = a.out_bits.cast::<PyArrayDyn<T>>()?;
+    let mut out = out.try_readwrite()?;
+    let (src, dst) = (src.as_slice()?, out.as_slice_mut()?);
+    let (target, mode, mods) = (r.target, r.mode, r.mods);
+    py.detach(|| match exp {
+        None => lanes::fract(target, mode, mods, src, dst),
+        Some(e) => lanes::ldexp(target, mode, mods, src, e, dst),
+    })
+    .map_err(exec_error)
+}
+
+fn dispatch(py: Python<'_>, a: &Arrays<'_>, r: &Request, exp: Option<&[i32]>) -> PyResult<()> {
+    match a.format {
+        FormatKind::F16 => run::<u16>(py, a, r, exp),
+        FormatKind::F32 => run::<u32>(py, a, r, exp),
+        FormatKind::F64 => run::<u64>(py, a, r, exp),
+    }
+}
+
+/// V_FRACT of every element of `x`, as the VOP3 form on `target` computes
+/// it under MODE `mode` with the modifiers (ABS, NEG, OMOD as 0-3 or
+/// 'mul:2'/'mul:4'/'div:2', CLAMP).
+///
+/// `x` holds encodings: uint16 or float16 is F16, uint32 or float32 F32,
+/// uint64 or float64 F64, any shape and strides. Returns a new array of
+/// the same dtype and shape, or writes `out` (same dtype and shape,
+/// C-contiguous; may be `x` itself) and returns it. Raises TypeError for
+/// another dtype, ValueError for a bad `out` or `omod`, amdgpu_valu.Error
+/// for an unknown target.
+#[pyfunction]
+#[pyo3(signature = (x, *, target, mode=0xf0, abs=false, neg=false, omod=None, clamp=false, out=None))]
+#[allow(clippy::too_many_arguments)]
+pub fn fract<'py>(
+    x: &Bound<'py, PyAny>,
+    target: &str,
+    mode: u32,
+    abs: bool,
+    neg: bool,
+    omod: Option<&Bound<'py, PyAny>>,
+    clamp: bool,
+    out: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let r = request(target, mode, abs, neg, omod, clamp)?;
+    let a = prepare(x, out)?;
+    dispatch(x.py(), &a, &r, None)?;
+    Ok(a.out)
+}
+
+/// V_LDEXP of every element: x * 2**e, as the VOP3 form on `target`
+/// computes it under MODE `mode` with the modifiers (as for fract).
+///
+/// `x` as for fract. `e` is an int, or an integer array of x's shape: each
+/// exponent is the 32-bit register word (int32 and uint32 as they are;
+/// other integers must lie in -2**31 to 2**32 - 1). F32 and F64 read all
+/// 32 bits; F16 reads bits 15:0 as a signed 16-bit integer, as the hardware
+/// does (0x5a5affff is -1).
+#[pyfunction]
+#[pyo3(signature = (x, e, *, target, mode=0xf0, abs=false, neg=false, omod=None, clamp=false, out=None))]
+#[allow(clippy::too_many_arguments)]
+pub fn ldexp<'py>(
+    x: &Bound<'py, PyAny>,
+    e: &Bound<'py, PyAny>,
+    target: &str,
+    mode: u32,
+    abs: bool,
+    neg: bool,
+    omod: Option<&Bound<'py, PyAny>>,
+    clamp: bool,
+    out: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let r = request(target, mode, abs, neg, omod, clamp)?;
+    let a = prepare(x, out)?;
+    let shape = ndarray(x, "x")?.shape().to_vec();
+    let n = shape.iter().product();
+    let words = exponents(e, &shape, n)?;
+    dispatch(x.py(), &a, &r, Some(&words))?;
+    Ok(a.out)
+}

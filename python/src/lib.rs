@@ -1,0 +1,91 @@
+//! The `amdgpu_valu` Python module: bit-exact AMD GPU V_FRACT and V_LDEXP
+//! on NumPy arrays, instructions, waves and capture replay. Built with
+//! maturin (`python/pyproject.toml`); the type stubs are
+//! `python/amdgpu_valu.pyi`.
+
+mod arrays;
+mod instruction;
+mod replay;
+mod wave;
+
+use pyo3::create_exception;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+use amdgpu_valu::Target;
+
+create_exception!(
+    amdgpu_valu,
+    Error,
+    PyValueError,
+    "A request the library refused: an unknown target, or an error below."
+);
+create_exception!(
+    amdgpu_valu,
+    AssemblyError,
+    Error,
+    "Assembly text the assembler refused; the message names the 1-based column."
+);
+create_exception!(
+    amdgpu_valu,
+    DecodeError,
+    Error,
+    "Machine code the decoder refused; the message names the byte offset."
+);
+create_exception!(
+    amdgpu_valu,
+    ExecError,
+    Error,
+    "An instruction the target cannot execute, or a register or lane out of range."
+);
+
+/// A target by its LLVM name (`gfx1201`).
+pub(crate) fn target(name: &str) -> PyResult<Target> {
+    name.parse::<Target>()
+        .map_err(|e| Error::new_err(e.to_string()))
+}
+
+/// The library's execution error as a Python exception.
+pub(crate) fn exec_error(e: amdgpu_valu::ExecError) -> PyErr {
+    match e {
+        amdgpu_valu::ExecError::UnknownTarget(_) => Error::new_err(e.to_string()),
+        _ => ExecError::new_err(e.to_string()),
+    }
+}
+
+/// The names of the ten targets, in ISA-generation order.
+#[pyfunction]
+fn targets() -> Vec<&'static str> {
+    Target::ALL.iter().map(|t| t.name()).collect()
+}
+
+/// Bit-exact AMD GPU V_FRACT and V_LDEXP (F16, F32, F64) on ten targets.
+///
+/// fract() and ldexp() run the kernels on NumPy arrays of raw encodings
+/// (uint16/float16 is F16, uint32/float32 F32, uint64/float64 F64) as one
+/// VOP3 instruction on the target under MODE and the modifiers. Instruction,
+/// assemble(), decode() and disassemble() handle machine code exactly as
+/// LLVM 22; Wave and execute() run one instruction on a wave of registers;
+/// replay() checks capture rows (docs/captures.md) bit for bit.
+#[pymodule]
+#[pyo3(name = "amdgpu_valu")]
+fn amdgpu_valu_py(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("Error", py.get_type::<Error>())?;
+    m.add("AssemblyError", py.get_type::<AssemblyError>())?;
+    m.add("DecodeError", py.get_type::<DecodeError>())?;
+    m.add("ExecError", py.get_type::<ExecError>())?;
+    m.add_function(wrap_pyfunction!(targets, m)?)?;
+    m.add_function(wrap_pyfunction!(arrays::fract, m)?)?;
+    m.add_function(wrap_pyfunction!(arrays::ldexp, m)?)?;
+    m.add_class::<instruction::Instruction>()?;
+    m.add_function(wrap_pyfunction!(instruction::assemble, m)?)?;
+    m.add_function(wrap_pyfunction!(instruction::decode, m)?)?;
+    m.add_function(wrap_pyfunction!(instruction::disassemble, m)?)?;
+    m.add_class::<wave::Wave>()?;
+    m.add_function(wrap_pyfunction!(wave::execute, m)?)?;
+    m.add_class::<replay::ReplayResult>()?;
+    m.add_function(wrap_pyfunction!(replay::replay, m)?)?;
+    Ok(())
+}
