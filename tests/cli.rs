@@ -302,3 +302,24 @@ fn asm_and_disasm_round_trip() {
     let o = run(&["disasm", "--target", "gfx908", "01 91 00"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn a_closed_stdout_is_an_error_not_a_panic() {
+    // `amdgpu-valu targets | head -1`: the reader goes away early.
+    for args in [
+        &["targets"][..],
+        &["asm", "--target", "gfx1201", "v_fract_f32 v0, v1"],
+    ] {
+        let mut child = bin()
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("runs");
+        drop(child.stdout.take());
+        let out = child.wait_with_output().expect("exits");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert_ne!(out.status.code(), Some(101), "{args:?}: {stderr}");
+    }
+}

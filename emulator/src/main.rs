@@ -94,6 +94,14 @@ const CORPUS: &[(&str, &str)] = &[
     ),
 ];
 
+/// `println!` that turns a closed standard output (`amdgpu-valu targets |
+/// head`) into an error instead of a panic.
+macro_rules! out {
+    ($($arg:tt)*) => {
+        writeln!(std::io::stdout(), $($arg)*).map_err(|e| format!("writing the output: {e}"))?
+    };
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
@@ -701,7 +709,7 @@ fn eval(
                 )
             })
             .collect();
-        println!(
+        out!(
             "{{\"target\":{},\"mode\":\"{mode:#010x}\",\"instruction\":{},\"lane\":{lane},\"result\":\"{:#x}\",\"changed\":[{}],\"explanation\":[{}]}}",
             json_str(target.name()),
             json_str(text),
@@ -713,23 +721,23 @@ fn eval(
     }
     if changes.is_empty() {
         if wave.exec() == 0 {
-            println!("no register changed: no lane is active");
+            out!("no register changed: no lane is active");
         } else {
-            println!("no register changed: the result equals the destination's old bits");
+            out!("no register changed: the result equals the destination's old bits");
         }
     }
     for (name, _, after, desc) in &changes {
         let width = if name.starts_with("v[") { 18 } else { 10 };
         if desc.is_empty() {
-            println!("{name} = {after:#0width$x}");
+            out!("{name} = {after:#0width$x}");
         } else {
-            println!("{name} = {after:#0width$x}  ({desc})");
+            out!("{name} = {after:#0width$x}  ({desc})");
         }
     }
-    println!();
-    println!("lane {lane}:");
+    out!();
+    out!("lane {lane}:");
     for s in &explanation.steps {
-        println!("  {:<9} {}", s.stage, s.text);
+        out!("  {:<9} {}", s.stage, s.text);
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -753,7 +761,7 @@ fn json_str(s: &str) -> String {
 fn asm_cmd(target: &str, text: &str) -> Result<ExitCode, String> {
     let target = parse_target(target)?;
     let bytes = asm::assemble(target, text).map_err(|e| e.to_string())?;
-    println!("{}", format_bytes(&bytes));
+    out!("{}", format_bytes(&bytes));
     Ok(ExitCode::SUCCESS)
 }
 
@@ -786,7 +794,7 @@ fn disasm_cmd(target: &str, bytes: &str) -> Result<ExitCode, String> {
         let (instr, len) =
             asm::decode(target, rest).map_err(|e| format!("at byte {offset}: {e}"))?;
         let used = bytes.get(offset..offset + len).unwrap_or_default();
-        println!(
+        out!(
             "{:<40} ; {}",
             asm::disassemble(target, &instr),
             format_bytes(used)
@@ -800,7 +808,7 @@ fn targets() -> Result<ExitCode, String> {
     for t in Target::ALL {
         let s = t.spec();
         let waves: Vec<String> = s.wave_sizes.iter().map(|w| w.lanes().to_string()).collect();
-        println!(
+        out!(
             "{} ({:?}, wave {}; default {})",
             t,
             s.family,
@@ -838,9 +846,9 @@ fn targets() -> Result<ExitCode, String> {
             ),
         ];
         for (name, value, evidence) in rows {
-            println!("  {name:<18} {value:<24} {evidence}");
+            out!("  {name:<18} {value:<24} {evidence}");
         }
-        println!("  fract rules        {:<24} {}", "", s.fract_rules);
+        out!("  fract rules        {:<24} {}", "", s.fract_rules);
     }
     Ok(ExitCode::SUCCESS)
 }
