@@ -3,7 +3,7 @@
 
 use std::ffi::{c_char, CString};
 
-use amdgpu_valu::capture::{self, Outcome};
+use amdgpu_valu::capture::Replayer;
 
 use crate::{guard, guard_value, slice, write_out, AvaluStatus, Error};
 
@@ -56,48 +56,17 @@ fn replay_text(text: &str) -> AvaluReplay {
         failed: 0,
         failures: Vec::new(),
     };
-    let fail = |r: &mut AvaluReplay, message: String| {
-        r.failed += 1;
-        r.failures
-            .push(CString::new(message.replace('\0', " ")).unwrap_or_default());
-    };
+    let mut replayer = Replayer::new();
     for (index, line) in text.lines().enumerate() {
-        let line_no = index + 1;
-        let row = match capture::parse_line(line_no, line) {
-            Ok(None) => continue,
-            Ok(Some(row)) => row,
-            Err(e) => {
-                let m = format!(
-                    "{}:{}: malformed row: {}\n    {line}",
-                    e.line, e.column, e.message
-                );
-                fail(&mut r, m);
-                continue;
-            }
+        let Some(report) = replayer.replay_line(index + 1, line) else {
+            continue;
         };
-        match capture::run_row(&row) {
-            Outcome::Pass => r.passed += 1,
-            Outcome::Fail(mismatches) => {
-                let mut m = format!("{line_no}: FAIL {}", row.text);
-                for x in mismatches {
-                    m.push_str(&format!(
-                        "\n    {}: expected {:#010x}, actual {:#010x}",
-                        x.register, x.expected, x.actual
-                    ));
-                }
-                fail(&mut r, m);
-            }
-            Outcome::Error(reason) => {
-                let column = if reason.starts_with("instruction") {
-                    row.instruction_column
-                } else {
-                    1
-                };
-                fail(
-                    &mut r,
-                    format!("{line_no}:{column}: error: {reason}\n    {}", row.text),
-                );
-            }
+        if report.passed {
+            r.passed += 1;
+        } else {
+            r.failed += 1;
+            let message = report.text.trim_end().replace('\0', " ");
+            r.failures.push(CString::new(message).unwrap_or_default());
         }
     }
     r

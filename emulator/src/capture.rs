@@ -881,6 +881,75 @@ pub fn run_row(row: &Row) -> Outcome {
     Replayer::new().run(row)
 }
 
+/// What replaying one line of a capture text gave, as `amdgpu-valu replay`
+/// reports it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LineReport {
+    /// The row's target; None when the row is malformed.
+    pub target: Option<Target>,
+    /// Every register held the expected bits.
+    pub passed: bool,
+    /// Empty for a pass. Otherwise the report, each line ending in `\n`:
+    /// `LINE: FAIL row` and one indented line per wrong register,
+    /// `LINE:COLUMN: malformed row: reason` and the line, or
+    /// `LINE:COLUMN: error: reason` and the row. Callers that name the file
+    /// put `FILE:` before it.
+    pub text: String,
+}
+
+impl Replayer {
+    /// Parse and run line `line_no` (1-based) of a capture text; None for a
+    /// comment or a blank line.
+    pub fn replay_line(&mut self, line_no: usize, line: &str) -> Option<LineReport> {
+        let row = match parse_line(line_no, line) {
+            Ok(None) => return None,
+            Ok(Some(row)) => row,
+            Err(e) => {
+                return Some(LineReport {
+                    target: None,
+                    passed: false,
+                    text: format!(
+                        "{}:{}: malformed row: {}\n    {line}\n",
+                        e.line, e.column, e.message
+                    ),
+                })
+            }
+        };
+        let mut text = String::new();
+        let passed = match self.run(&row) {
+            Outcome::Pass => true,
+            Outcome::Fail(mismatches) => {
+                text.push_str(&format!("{line_no}: FAIL {}\n", row.text));
+                for m in mismatches {
+                    let note = m.note.map(|n| format!(" ({n})")).unwrap_or_default();
+                    text.push_str(&format!(
+                        "    {}: expected {:#010x}, actual {:#010x}{note}\n",
+                        m.register, m.expected, m.actual
+                    ));
+                }
+                false
+            }
+            Outcome::Error(reason) => {
+                let column = if reason.starts_with("instruction") {
+                    row.instruction_column
+                } else {
+                    1
+                };
+                text.push_str(&format!(
+                    "{line_no}:{column}: error: {reason}\n    {}\n",
+                    row.text
+                ));
+                false
+            }
+        };
+        Some(LineReport {
+            target: Some(row.target),
+            passed,
+            text,
+        })
+    }
+}
+
 /// Bytes in llvm-mc's `[0x..,0x..]` form.
 pub fn format_bytes(bytes: &[u8]) -> String {
     let inner: Vec<String> = bytes.iter().map(|b| format!("{b:#04x}")).collect();

@@ -9,7 +9,7 @@ use std::sync::{mpsc, Mutex};
 use std::time::Instant;
 
 use amdgpu_valu::capture::{
-    self, format_bytes, parse_assignment, Assignment, Loc, Outcome, Replayer,
+    format_bytes, parse_assignment, prepare_wave, Assignment, LineReport, Loc, Replayer,
 };
 use amdgpu_valu::display::value;
 use amdgpu_valu::explain::explain;
@@ -193,67 +193,19 @@ impl Tally {
     }
 }
 
-/// One row's result: its target (None when the row is malformed), whether
-/// it passed, and the lines to print (empty for a pass).
-struct RowReport {
-    target: Option<Target>,
-    passed: bool,
-    output: String,
-}
-
 /// Replay one line of a capture file; None for a comment or a blank line.
+/// The report's text names the file.
 fn replay_line(
     replayer: &mut Replayer,
     name: &str,
     line_no: usize,
     line: &str,
-) -> Option<RowReport> {
-    let row = match capture::parse_line(line_no, line) {
-        Ok(None) => return None,
-        Ok(Some(row)) => row,
-        Err(e) => {
-            return Some(RowReport {
-                target: None,
-                passed: false,
-                output: format!(
-                    "{name}:{}:{}: malformed row: {}\n    {line}\n",
-                    e.line, e.column, e.message
-                ),
-            })
-        }
-    };
-    let mut output = String::new();
-    let passed = match replayer.run(&row) {
-        Outcome::Pass => true,
-        Outcome::Fail(mismatches) => {
-            output.push_str(&format!("{name}:{line_no}: FAIL {}\n", row.text));
-            for m in mismatches {
-                let note = m.note.map(|n| format!(" ({n})")).unwrap_or_default();
-                output.push_str(&format!(
-                    "    {}: expected {:#010x}, actual {:#010x}{note}\n",
-                    m.register, m.expected, m.actual
-                ));
-            }
-            false
-        }
-        Outcome::Error(reason) => {
-            let column = if reason.starts_with("instruction") {
-                row.instruction_column
-            } else {
-                1
-            };
-            output.push_str(&format!(
-                "{name}:{line_no}:{column}: error: {reason}\n    {}\n",
-                row.text
-            ));
-            false
-        }
-    };
-    Some(RowReport {
-        target: Some(row.target),
-        passed,
-        output,
-    })
+) -> Option<LineReport> {
+    let mut report = replayer.replay_line(line_no, line)?;
+    if !report.text.is_empty() {
+        report.text = format!("{name}:{}", report.text);
+    }
+    Some(report)
 }
 
 /// The next line of `reader` into `buf`, without its `\n` or `\r\n`, as
@@ -293,7 +245,7 @@ impl Summary {
         }
     }
 
-    fn add(&mut self, report: &RowReport) {
+    fn add(&mut self, report: &LineReport) {
         self.rows += 1;
         let tally = report
             .target
@@ -415,7 +367,7 @@ fn replay_sequential(
             // reported as malformed at its line.
             let line = String::from_utf8_lossy(&buf);
             if let Some(report) = replay_line(&mut replayer, &name, line_no, &line) {
-                out.write_all(report.output.as_bytes())
+                out.write_all(report.text.as_bytes())
                     .map_err(|e| format!("writing the report: {e}"))?;
                 summary.add(&report);
             }
@@ -432,7 +384,7 @@ type Batch = (usize, usize, Vec<String>);
 
 /// A finished batch: its sequence number and reports (None: the thread
 /// running it panicked).
-type Done = (usize, Option<Vec<RowReport>>);
+type Done = (usize, Option<Vec<LineReport>>);
 
 /// Tells the printing thread when a replay thread panics, so it stops
 /// waiting for that thread's batch instead of waiting forever.
@@ -489,9 +441,9 @@ fn replay_parallel(
         drop(done_tx);
 
         // Read and send batches; print finished ones in order.
-        let mut pending: BTreeMap<usize, Vec<RowReport>> = BTreeMap::new();
+        let mut pending: BTreeMap<usize, Vec<LineReport>> = BTreeMap::new();
         let (mut sent, mut printed) = (0usize, 0usize);
-        let mut collect = |pending: &mut BTreeMap<usize, Vec<RowReport>>,
+        let mut collect = |pending: &mut BTreeMap<usize, Vec<LineReport>>,
                            printed: &mut usize,
                            summary: &mut Summary|
          -> Result<(), String> {
@@ -502,7 +454,7 @@ fn replay_parallel(
             pending.insert(seq, reports);
             while let Some(reports) = pending.remove(printed) {
                 for report in &reports {
-                    out.write_all(report.output.as_bytes())
+                    out.write_all(report.text.as_bytes())
                         .map_err(|e| format!("writing the report: {e}"))?;
                     summary.add(report);
                 }
@@ -612,7 +564,7 @@ fn eval(
             value: parse_hex_arg("--exec", e, 64)?,
         });
     }
-    let mut wave: Wave = capture::prepare_wave(target, mode, &inputs)?;
+    let mut wave: Wave = prepare_wave(target, mode, &inputs)?;
     let lane = (0..wave.lanes())
         .find(|&l| wave.lane_active(l))
         .unwrap_or(0);

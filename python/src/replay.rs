@@ -2,7 +2,7 @@
 
 use pyo3::prelude::*;
 
-use amdgpu_valu::capture::{self, Outcome};
+use amdgpu_valu::capture::Replayer;
 
 /// The result of replay(): rows passed and failed, and one text per
 /// failure as `amdgpu-valu replay` prints it, without the file name.
@@ -50,45 +50,16 @@ fn replay_text(text: &str) -> ReplayResult {
         failed: 0,
         failures: Vec::new(),
     };
+    let mut replayer = Replayer::new();
     for (index, line) in text.lines().enumerate() {
-        let line_no = index + 1;
-        let row = match capture::parse_line(line_no, line) {
-            Ok(None) => continue,
-            Ok(Some(row)) => row,
-            Err(e) => {
-                r.failed += 1;
-                r.failures.push(format!(
-                    "{}:{}: malformed row: {}\n    {line}",
-                    e.line, e.column, e.message
-                ));
-                continue;
-            }
+        let Some(report) = replayer.replay_line(index + 1, line) else {
+            continue;
         };
-        match capture::run_row(&row) {
-            Outcome::Pass => r.passed += 1,
-            Outcome::Fail(mismatches) => {
-                let mut m = format!("{line_no}: FAIL {}", row.text);
-                for x in mismatches {
-                    m.push_str(&format!(
-                        "\n    {}: expected {:#010x}, actual {:#010x}",
-                        x.register, x.expected, x.actual
-                    ));
-                }
-                r.failed += 1;
-                r.failures.push(m);
-            }
-            Outcome::Error(reason) => {
-                let column = if reason.starts_with("instruction") {
-                    row.instruction_column
-                } else {
-                    1
-                };
-                r.failed += 1;
-                r.failures.push(format!(
-                    "{line_no}:{column}: error: {reason}\n    {}",
-                    row.text
-                ));
-            }
+        if report.passed {
+            r.passed += 1;
+        } else {
+            r.failed += 1;
+            r.failures.push(report.text.trim_end().to_string());
         }
     }
     r
