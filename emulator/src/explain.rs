@@ -2,7 +2,7 @@
 //! OMOD was effective and why, flushes, rounding, saturation and CLAMP, for
 //! one lane. Used by the `eval` command.
 
-use crate::display::value;
+pub use crate::display::value;
 use crate::error::ExecError;
 use crate::exec;
 use crate::instr::Instruction;

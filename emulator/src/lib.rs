@@ -28,32 +28,59 @@
 // The one exception, scoped to `kernels::dispatch`: calling the
 // `#[target_feature]` kernel variants after detecting the CPU features.
 #![deny(unsafe_code)]
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 
 pub mod asm;
 pub mod capture;
-pub mod display;
-pub mod error;
-pub mod exec;
 pub mod explain;
-pub mod instr;
-pub mod kernels;
 pub mod lanes;
-pub mod target;
-pub mod wave;
+
+mod display;
+mod error;
+mod exec;
+mod instr;
+mod kernels;
+mod target;
+mod wave;
 
 #[rustfmt::skip]
 #[allow(missing_docs, clippy::all)]
-pub mod generated;
+mod generated;
 
 pub use error::ExecError;
 pub use instr::{
     DstUnused, Encoding, FloatConst, Instruction, Opcode, Operand, Part, ScalarReg, Sdwa, SdwaSel,
     SrcMods,
 };
-pub use kernels::{Mode, Omod, Round};
-pub use target::{Evidence, Family, Target, TargetSpec, WaveSize};
-pub use wave::Wave;
+pub use kernels::{ClampNan, FormatKind, Mode, Omod, OmodGate, Round, SnanPolicy};
+pub use target::{
+    Evidence, F16DstHigh, Family, Form, SdwaF16Output, Sourced, Target, TargetSpec, WaveSize,
+};
+pub use wave::{RegisterSet, Wave, Written, NUM_SGPRS, NUM_VGPRS};
+
+/// Not API: internals that the workspace's own tests, benches and the
+/// bindings' benches reach into (the kernels on their own, the typed
+/// executor). Hidden from the documentation, outside semver: anything here
+/// may change or go in any release. Users never need it.
+#[doc(hidden)]
+pub mod __testing {
+    /// The float kernels, their policy and format descriptors, the
+    /// whole-wave drivers and the run-time kernel-path selection.
+    pub mod kernels {
+        pub use crate::kernels::*;
+    }
+
+    /// The typed executor (`execute::<Operation, Format>`), which the
+    /// generated dispatch calls.
+    pub mod exec {
+        pub use crate::exec::execute;
+    }
+
+    /// `TargetSpec::float_rules`: the rules a kernel policy is built from.
+    pub fn float_rules(spec: &crate::TargetSpec) -> kernels::FloatRules {
+        spec.float_rules()
+    }
+}
 
 /// The README's code blocks run as doctests, so its example stays true.
 #[doc = include_str!("../../README.md")]

@@ -179,7 +179,7 @@ pub struct TargetSpec {
 
 impl TargetSpec {
     /// The float rules a [`crate::kernels::Policy`] is built from.
-    pub fn float_rules(&self) -> FloatRules {
+    pub(crate) fn float_rules(&self) -> FloatRules {
         FloatRules {
             omod_gate: self.omod_gate.value,
             clamp_nan: self.clamp_nan.value,

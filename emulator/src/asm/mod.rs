@@ -1,13 +1,14 @@
 //! Machine code: LLVM's AMDGPU assembly syntax to bytes and back.
 //!
-//! - [`parse`]: one line of assembly to a typed [`Instruction`], choosing the
+//! - [`parse`]: one line of assembly to a typed [`Instruction`](crate::Instruction), choosing the
 //!   encoding (and literal versus inline constant) the way `llvm-mc` does;
 //! - [`encode`] and [`assemble`]: the machine code of an instruction;
 //! - [`decode`]: machine code to an instruction and its length;
 //! - [`disassemble`]: an instruction in LLVM's canonical spelling, so text ->
 //!   bytes -> text -> bytes is a fixed point.
 //!
-//! The field layouts and opcode numbers come from [`tables`]; the checked-in
+//! The field layouts and opcode numbers come from each target's `isa-spec/`
+//! file (generated into the crate); the checked-in
 //! fixtures in `tests/fixtures/encodings/` (written by `cargo xtask fixtures`
 //! from `llvm-mc-22`) are the authority every function here is tested on.
 
@@ -15,7 +16,7 @@ mod decode;
 mod encode;
 mod print;
 mod syntax;
-pub mod tables;
+pub(crate) mod tables;
 
 use core::fmt;
 
@@ -28,7 +29,7 @@ use crate::target::Target;
 
 /// The encoding tables of `target`: field layouts, operand codes and
 /// limits from `isa-spec/`, generated into `crate::generated`.
-pub fn target_encoding(target: Target) -> &'static tables::TargetEncoding {
+pub(crate) fn target_encoding(target: Target) -> &'static tables::TargetEncoding {
     crate::generated::encoding(target)
 }
 
