@@ -269,7 +269,7 @@ impl Wave {
         self.m0
     }
 
-    /// Set M0.
+    /// Set M0 (what instructions read as the `m0` scalar source).
     pub fn set_m0(&mut self, m0: u32) {
         self.m0 = m0;
     }
