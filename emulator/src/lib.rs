@@ -106,6 +106,20 @@ pub use wave::{RegisterSet, Wave, Written, NUM_SGPRS, NUM_VGPRS};
 /// bindings' benches reach into (the kernels on their own, the typed
 /// executor). Hidden from the documentation, outside semver: anything here
 /// may change or go in any release. Users never need it.
+///
+/// The internals are reachable only through here:
+///
+/// ```compile_fail
+/// use amdgpu_valu::kernels::Policy;
+/// ```
+///
+/// ```compile_fail
+/// let _ = amdgpu_valu::generated::spec(amdgpu_valu::Target::Gfx1201);
+/// ```
+///
+/// ```
+/// use amdgpu_valu::__testing::kernels::Policy;
+/// ```
 #[doc(hidden)]
 pub mod __testing {
     /// The float kernels, their policy and format descriptors, the

@@ -164,6 +164,9 @@ pub struct FloatRules {
 /// assert_eq!(mode.round_of(FormatKind::F64), Round::NearestEven);
 /// assert!(mode.keeps_input_subnormals(FormatKind::F16));
 /// assert!(!mode.ieee());
+/// // 0xd0: F32 subnormal inputs kept (bit 4), outputs flushed (bit 5 clear).
+/// assert!(Mode(0xd0).keeps_input_subnormals(FormatKind::F32));
+/// assert!(!Mode(0xd0).keeps_output_subnormals(FormatKind::F32));
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Mode(pub u32);
