@@ -52,16 +52,23 @@
 //!   [`asm::DecodeError`].
 //! - **Capture replay**: [`capture`]: parse capture text
 //!   ([`capture::parse_file`], [`capture::parse_line`],
-//!   [`capture::parse_assignment`]) and run rows bit for bit
-//!   ([`capture::Replayer`], [`capture::run_row`], [`capture::Outcome`]).
+//!   [`capture::parse_assignment`] into [`capture::Row`],
+//!   [`capture::Assignment`], [`capture::Loc`]; errors
+//!   [`capture::CaptureError`], [`capture::FieldError`]) and run rows bit
+//!   for bit ([`capture::Replayer`], [`capture::run_row`],
+//!   [`capture::prepare_wave`]) into a [`capture::Outcome`] with its
+//!   [`capture::Mismatch`]es ([`capture::LEFT_ALONE_BITS_WRITTEN`]);
+//!   [`capture::format_bytes`] prints machine code as `llvm-mc` does.
 //! - **Explanations**: [`explain`]: [`explain::explain`] gives every
-//!   decision behind one lane's result; [`explain::value`] prints an
-//!   encoding's value.
+//!   decision behind one lane's result ([`explain::Explanation`],
+//!   [`explain::Step`]); [`explain::value`] prints an encoding's value.
 //! - **Lane arrays**, for emulators with their own register files:
 //!   [`lanes`]: [`lanes::fract`], [`lanes::ldexp`] and their EXEC-masked
-//!   forms run one VOP3 instruction for a target, a MODE value and the
-//!   modifiers ([`lanes::LaneMods`]) over slices of raw `u16`/`u32`/`u64`
-//!   lanes, through the same dispatched SIMD kernels as [`execute`].
+//!   forms [`lanes::fract_exec`], [`lanes::ldexp_exec`] run one VOP3
+//!   instruction for a target, a MODE value and the modifiers
+//!   ([`lanes::LaneMods`]) over slices of raw lanes ([`lanes::LaneBits`]:
+//!   `u16`, `u32`, `u64`), through the same dispatched SIMD kernels as
+//!   [`execute`].
 //!
 //! The kernel path can be forced to the per-lane scalar kernels with the
 //! environment variable `AMDGPU_VALU_FORCE_SCALAR=1` (same results).
