@@ -11,12 +11,15 @@ use std::process::exit;
 include!("build_support/generated_header.rs");
 
 fn main() {
+    if !Path::new(SPEC_DIR).is_dir() {
+        // A path in rerun-if-changed that does not exist makes Cargo rerun
+        // the script, and rebuild the crate, on every build.
+        println!("cargo:rerun-if-changed=build.rs");
+        return;
+    }
     println!("cargo:rerun-if-changed={SPEC_DIR}");
     println!("cargo:rerun-if-changed={GENERATED_DIR}");
     println!("cargo:rerun-if-changed=build_support/generated_header.rs");
-    if !Path::new(SPEC_DIR).is_dir() {
-        return;
-    }
     let problems = match check() {
         Ok(problems) => problems,
         Err(e) => vec![e],

@@ -9,10 +9,12 @@ mod common;
 
 use std::hint::black_box;
 
-use amdgpu_valu::kernels::dispatch;
-use amdgpu_valu::kernels::wave::{run_lanes, run_lanes_dispatched, Fract, Ldexp, Operation};
-use amdgpu_valu::kernels::{Format, F16, F32, F64};
-use amdgpu_valu::target::WaveSize;
+use amdgpu_valu::__testing::kernels::dispatch;
+use amdgpu_valu::__testing::kernels::wave::{
+    run_lanes, run_lanes_dispatched, Fract, Ldexp, Operation,
+};
+use amdgpu_valu::__testing::kernels::{Format, F16, F32, F64};
+use amdgpu_valu::WaveSize;
 use amdgpu_valu::{execute, Encoding, Instruction, Opcode, Operand, Target, Wave};
 use common::Case;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};

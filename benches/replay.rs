@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use amdgpu_valu::target::WaveSize;
+use amdgpu_valu::WaveSize;
 use amdgpu_valu::{asm, execute, Instruction, Target, Wave};
 
 /// SplitMix64: seeded, so every run writes the same file.

@@ -15,10 +15,10 @@ mod common;
 use std::hint::black_box;
 use std::time::Instant;
 
-use amdgpu_valu::kernels::dispatch::{self, Isa};
-use amdgpu_valu::kernels::wave::{run_lanes, run_lanes_dispatched, Fract, Ldexp};
-use amdgpu_valu::kernels::{Format, F16, F32, F64};
-use amdgpu_valu::target::WaveSize;
+use amdgpu_valu::__testing::kernels::dispatch::{self, Isa};
+use amdgpu_valu::__testing::kernels::wave::{run_lanes, run_lanes_dispatched, Fract, Ldexp};
+use amdgpu_valu::__testing::kernels::{Format, F16, F32, F64};
+use amdgpu_valu::WaveSize;
 use amdgpu_valu::{execute, Encoding, Instruction, Opcode, Operand, Target, Wave};
 use common::{Case, Naive};
 
@@ -109,7 +109,7 @@ fn bench_op<O: Naive, F: Format>(rows: &mut Vec<Row>) {
         let selected = dispatch::selected();
         let dispatched = format!("simd dispatched ({})", selected.name());
         if path_wanted(&dispatched) {
-            dispatch::set_kernel_path(amdgpu_valu::kernels::KernelPath::Simd);
+            dispatch::set_kernel_path(amdgpu_valu::__testing::kernels::KernelPath::Simd);
             let simd = chunked::<F>(&src, &exp, &mut dst, |s, e, d| {
                 run_lanes_dispatched::<O, F>(s, e, d, &p)
             });

@@ -7,7 +7,7 @@
 
 mod common;
 
-use amdgpu_valu::kernels::{set_kernel_path, KernelPath};
+use amdgpu_valu::__testing::kernels::{set_kernel_path, KernelPath};
 use amdgpu_valu::{
     execute, Encoding, Instruction, Omod, Opcode, Operand, Part, Target, Wave, WaveSize,
 };

@@ -3,9 +3,11 @@
 //! environment and once with the host set to round toward zero with
 //! flush-to-zero and denormals-are-zero, and the bits must agree.
 
-use amdgpu_valu::kernels::wave::{run_lanes_on, Fract, KernelPath, Ldexp};
-use amdgpu_valu::kernels::{ClampNan, Format, SnanPolicy};
-use amdgpu_valu::kernels::{FloatRules, Mode, Modifiers, Omod, OmodGate, Policy, F16, F32, F64};
+use amdgpu_valu::__testing::kernels::wave::{run_lanes_on, Fract, KernelPath, Ldexp};
+use amdgpu_valu::__testing::kernels::{ClampNan, Format, SnanPolicy};
+use amdgpu_valu::__testing::kernels::{
+    FloatRules, Mode, Modifiers, Omod, OmodGate, Policy, F16, F32, F64,
+};
 
 const RULES: FloatRules = FloatRules {
     omod_gate: OmodGate::Always,

@@ -7,9 +7,9 @@
 use std::process::Command;
 use std::sync::Mutex;
 
-use amdgpu_valu::kernels::dispatch::{self, Isa, Variant, FORCE_SCALAR_ENV};
-use amdgpu_valu::kernels::{kernel_path, last_variant, set_kernel_path, KernelPath};
-use amdgpu_valu::target::WaveSize;
+use amdgpu_valu::__testing::kernels::dispatch::{self, Isa, Variant, FORCE_SCALAR_ENV};
+use amdgpu_valu::__testing::kernels::{kernel_path, last_variant, set_kernel_path, KernelPath};
+use amdgpu_valu::WaveSize;
 use amdgpu_valu::{execute, Encoding, Instruction, Opcode, Operand, Target, Wave};
 
 static PATH_LOCK: Mutex<()> = Mutex::new(());

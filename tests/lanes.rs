@@ -5,7 +5,7 @@
 
 mod common;
 
-use amdgpu_valu::kernels::{self, Variant};
+use amdgpu_valu::__testing::kernels::{self, Variant};
 use amdgpu_valu::lanes::{self, LaneMods};
 use amdgpu_valu::{execute, Encoding, ExecError, Instruction, Omod, Opcode, Operand, Target, Wave};
 use common::Rng;

@@ -21,7 +21,7 @@ mod verify_support;
 
 use verify_support::{run_f16, run_random, F16Scope, Op, RandomScope, Report};
 
-use amdgpu_valu::kernels::{F32, F64};
+use amdgpu_valu::__testing::kernels::{F32, F64};
 
 /// Default suite: F16 FRACT, strided subset.
 #[test]
@@ -82,7 +82,7 @@ fn exhaustive() {
 /// means something).
 #[test]
 fn reference_reproduces_captures() {
-    use amdgpu_valu::kernels::F16;
+    use amdgpu_valu::__testing::kernels::F16;
     use reference::{ref_fract, ref_ldexp, RefMods, TargetKind::*};
     let none = RefMods::default();
     let omod = |omod| RefMods { omod, ..none };

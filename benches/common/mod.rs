@@ -7,9 +7,11 @@
 
 #![allow(dead_code)]
 
-use amdgpu_valu::kernels::policy::{ClampNan, FloatRules, Modifiers, OmodGate, SnanPolicy};
-use amdgpu_valu::kernels::wave::{Fract, Ldexp, Operation};
-use amdgpu_valu::kernels::{Format, FormatKind, Mode, Omod, Policy};
+use amdgpu_valu::__testing::kernels::policy::{
+    ClampNan, FloatRules, Modifiers, OmodGate, SnanPolicy,
+};
+use amdgpu_valu::__testing::kernels::wave::{Fract, Ldexp, Operation};
+use amdgpu_valu::__testing::kernels::{Format, FormatKind, Mode, Omod, Policy};
 
 /// splitmix64, seeded: the same inputs on every run.
 pub struct Rng(pub u64);

@@ -21,8 +21,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-use amdgpu_valu::kernels::wave::{run_io_dispatched, Fract, WaveIo};
-use amdgpu_valu::kernels::{Mode, Modifiers, Policy, F32};
+use amdgpu_valu::__testing::kernels::wave::{run_io_dispatched, Fract, WaveIo};
+use amdgpu_valu::__testing::kernels::{Mode, Modifiers, Policy, F32};
 use amdgpu_valu::lanes::{self, LaneMods};
 use amdgpu_valu::Target;
 
@@ -74,7 +74,11 @@ fn ring_chunks() -> impl Iterator<Item = usize> {
 
 fn bare_kernel(src: &[u32], dst: &mut [u32]) {
     let spec = Target::Gfx1201.spec();
-    let p = Policy::new::<F32>(&spec.float_rules(), Mode(MODE), Modifiers::default());
+    let p = Policy::new::<F32>(
+        &amdgpu_valu::__testing::float_rules(spec),
+        Mode(MODE),
+        Modifiers::default(),
+    );
     for off in ring_chunks() {
         let (s, d) = (&src[off..off + CHUNK], &mut dst[off..off + CHUNK]);
         let mut io = WaveIo {

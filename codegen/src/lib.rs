@@ -3,7 +3,7 @@
 //! enums, a module per family and per target) and `isa-spec/EVIDENCE.md`.
 //! No list of targets or families is written here: they are the files.
 //!
-//! The pipeline is [`load`] (strict parsing, merging, validation into a
+//! The pipeline is [`load()`] (strict parsing, merging, validation into a
 //! [`model::Model`]), [`emit`] (quote → syn → prettyplease) and [`files`]
 //! (in-memory generation, comparison with the tree, atomic writes). The
 //! generator is never compiled by users of the emulator: the generated files

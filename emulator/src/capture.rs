@@ -4,6 +4,29 @@
 //! Parsing never panics: a malformed row is a [`CaptureError`] naming its line
 //! and column, and running a row is an [`Outcome`] (pass, mismatches, or an
 //! error such as an instruction the target lacks).
+//!
+//! Replaying a capture text, tab-separated: target, MODE, the instruction as
+//! `llvm-mc` reads it, the registers before, the registers after:
+//!
+//! ```
+//! use amdgpu_valu::capture::{parse_file, Outcome, Replayer};
+//!
+//! let text = "\
+//! ## gfx1201 hardware rows: FRACT(-tiny) is 1 - ulp, LDEXP's tiny result flushed under mul:2
+//! gfx1201\t0x000000f0\tv_fract_f16_e64 v0.l, -v1.l\tv0=0xa5a5a5a5 v1=0x5a5a0001\tv0=0xa5a53bff
+//! gfx1201\t0x000000f0\tv_ldexp_f16_e64 v0.l, v1.l, v2.l mul:2\tv0=0xa5a5a5a5 v1=0x00003bff v2=0x0000fff2\tv0=0xa5a50000
+//! gfx1201\t0x000000f0\tv_fract_f32 v0, v1\tv1=0x3fc00000\tv0=0x3f000001
+//! ";
+//! let mut replayer = Replayer::new();
+//! let outcomes: Vec<Outcome> = parse_file(text)
+//!     .into_iter()
+//!     .map(|row| replayer.run(&row.expect("well-formed row")))
+//!     .collect();
+//! assert_eq!(outcomes[..2], [Outcome::Pass, Outcome::Pass]);
+//! // The last row expects the wrong bits: FRACT(1.5) is 0x3f000000.
+//! let Outcome::Fail(mismatches) = &outcomes[2] else { panic!("{:?}", outcomes[2]) };
+//! assert_eq!((mismatches[0].expected, mismatches[0].actual), (0x3f00_0001, 0x3f00_0000));
+//! ```
 
 use core::fmt;
 use std::collections::HashMap;
@@ -15,7 +38,7 @@ use crate::target::F16DstHigh;
 use crate::target::{Target, WaveSize};
 use crate::wave::{RegisterSet, Wave, MAX_LANES, NUM_SGPRS, NUM_VGPRS};
 
-/// A register (or setting) named in an assignment.
+/// A register (or setting) an assignment names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Loc {
     /// `vN`: a 32-bit VGPR.
@@ -24,9 +47,9 @@ pub enum Loc {
     VgprPair(u16),
     /// `sN`: a 32-bit SGPR.
     Sgpr(u8),
-    /// `exec`.
+    /// `exec`: the EXEC mask, one bit per lane (bit L set: lane L active).
     Exec,
-    /// `wave=32` or `wave=64`.
+    /// `wave=32` or `wave=64`: the wave size (else the target's default).
     Wave(WaveSize),
 }
 
@@ -42,46 +65,50 @@ impl fmt::Display for Loc {
     }
 }
 
-/// One `name=value` or `name[lane]=value`.
+/// One `name=value` or `name[lane]=value` of an inputs or expected column.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Assignment {
-    /// What is assigned.
+    /// The register or setting assigned.
     pub loc: Loc,
-    /// One lane only (`vN[L]`), or every lane.
+    /// One lane only (`vN[L]`), or `None` for every lane.
     pub lane: Option<usize>,
-    /// The bits.
+    /// The bits: 32 for a register, 64 for a pair, the lane count for
+    /// `wave`.
     pub value: u64,
 }
 
-/// One capture row.
+/// One capture row: an instruction run once on a target, with the
+/// registers before and after.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Row {
-    /// 1-based line number in its file.
+    /// The 1-based line number in its file.
     pub line: usize,
     /// The text of the row.
     pub text: String,
-    /// Column 1.
+    /// Column 1: the target, by LLVM's name.
     pub target: Target,
-    /// Column 2.
+    /// Column 2: the MODE register value (hex).
     pub mode: u32,
-    /// Column 3, LLVM assembly.
+    /// Column 3: the instruction in LLVM assembly.
     pub instruction: String,
-    /// 1-based column (character) where the instruction starts.
+    /// The 1-based column (character) where the instruction starts.
     pub instruction_column: usize,
-    /// Column 4.
+    /// Column 4: the registers before execution.
     pub inputs: Vec<Assignment>,
-    /// Column 5.
+    /// Column 5: the registers after execution; every register and lane
+    /// not named must be unchanged.
     pub expected: Vec<Assignment>,
-    /// Column 6, when present: the bytes the assembler must produce.
+    /// Column 6, when present: the machine code `llvm-mc` printed, which the
+    /// assembler must reproduce.
     pub encoding: Option<Vec<u8>>,
 }
 
 /// A malformed row: where and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CaptureError {
-    /// 1-based line.
+    /// The 1-based line.
     pub line: usize,
-    /// 1-based column (characters).
+    /// The 1-based column (characters).
     pub column: usize,
     /// What is wrong.
     pub message: String,
@@ -99,7 +126,7 @@ impl std::error::Error for CaptureError {}
 /// its text and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FieldError {
-    /// 1-based column (characters) in the text given.
+    /// The 1-based column (characters) in the text given.
     pub column: usize,
     /// What is wrong.
     pub message: String,
@@ -139,7 +166,8 @@ fn trim_at(column: usize, text: &str) -> (usize, &str) {
     (column + lead, rest.trim_end())
 }
 
-/// Parse a whole file: one entry per non-comment, non-blank line.
+/// Parse a whole capture text: one entry per row, skipping comment (`#`)
+/// and blank lines; a malformed row is an error and the rest still parse.
 pub fn parse_file(text: &str) -> Vec<Result<Row, CaptureError>> {
     text.lines()
         .enumerate()
@@ -147,7 +175,8 @@ pub fn parse_file(text: &str) -> Vec<Result<Row, CaptureError>> {
         .collect()
 }
 
-/// Parse one line: `Ok(None)` for a comment or blank line.
+/// Parse line number `line` of a capture file: `Ok(None)` for a comment or
+/// blank line.
 pub fn parse_line(line: usize, text: &str) -> Result<Option<Row>, CaptureError> {
     let trimmed = text.trim();
     if trimmed.is_empty() || trimmed.starts_with('#') {
@@ -420,11 +449,12 @@ pub fn parse_assignment(word: &str) -> Result<Assignment, FieldError> {
 /// One register or lane that did not hold what the row expected.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Mismatch {
-    /// `v0`, `v0[5]`, `s3`.
+    /// The register, and the lane when only some lanes differ: `v0`,
+    /// `v0[5]`, `s3`.
     pub register: String,
-    /// Expected bits.
+    /// The bits the row expected.
     pub expected: u32,
-    /// Actual bits.
+    /// The bits the emulator produced.
     pub actual: u32,
     /// Why the bits count as wrong when that is not plain from them (an
     /// inactive lane that was written, even with the bits it held).
@@ -434,11 +464,12 @@ pub struct Mismatch {
 /// The result of running one row.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Outcome {
-    /// Every register as expected.
+    /// Every register and lane holds the expected bits.
     Pass,
     /// Registers that differ (uniform differences across lanes are reported once).
     Fail(Vec<Mismatch>),
-    /// The row could not run: the reason.
+    /// The row could not run (an instruction the target lacks, an
+    /// assembly error, a register out of range): the reason.
     Error(String),
 }
 
@@ -449,7 +480,9 @@ pub enum Outcome {
 pub const LEFT_ALONE_BITS_WRITTEN: &str =
     "bits the instruction must leave alone were written (shown from a rerun with them inverted)";
 
-/// Set up a wave for a row: wave size, MODE, EXEC and the inputs.
+/// A wave set up for a row: its wave size (from `wave=` or the target's
+/// default), MODE, EXEC and the input registers; an error names an input
+/// the wave cannot take.
 pub fn prepare_wave(target: Target, mode: u32, inputs: &[Assignment]) -> Result<Wave, String> {
     let mut wave = Wave::new(wave_size(target, inputs));
     prepare(&mut wave, target, mode, inputs)?;
@@ -950,7 +983,8 @@ impl Replayer {
     }
 }
 
-/// Bytes in llvm-mc's `[0x..,0x..]` form.
+/// Machine code bytes as `llvm-mc -show-encoding` prints them:
+/// `[0x01,0x41,0x00,0x7e]`.
 pub fn format_bytes(bytes: &[u8]) -> String {
     let inner: Vec<String> = bytes.iter().map(|b| format!("{b:#04x}")).collect();
     format!("[{}]", inner.join(","))

@@ -3,7 +3,10 @@
 
 use crate::kernels::FormatKind;
 
-/// The value of an encoding, e.g. `0.99951171875`, `-inf`, `qnan(0x1)`.
+/// The value of encoding `bits` of `format` as text, for people: the
+/// shortest decimal that reads back to it (`0.99951171875`, `-0`, `+inf`),
+/// or a NaN's sign, kind and payload (`-snan(payload 0x1)`). Display only:
+/// host floats print it and never feed an emulated result.
 pub fn value(format: FormatKind, bits: u64) -> String {
     let (nan, quiet, payload) = match format {
         FormatKind::F16 => (bits & 0x7fff > 0x7c00, bits & 0x200 != 0, bits & 0x1ff),

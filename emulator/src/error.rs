@@ -6,72 +6,86 @@ use core::fmt;
 use crate::instr::{Encoding, Opcode};
 use crate::kernels::FormatKind;
 
-/// Why an instruction or a register access was refused.
+/// Why a target name, an instruction, a wave or a register access was
+/// refused. New variants may be added in minor releases.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ExecError {
-    /// A target name that is not one of [`crate::Target::ALL`].
+    /// A target name that is not LLVM's name of one of [`crate::Target::ALL`]
+    /// (the text given).
     UnknownTarget(String),
-    /// The target does not have this instruction in this encoding.
+    /// The target does not have this instruction in this encoding (e.g.
+    /// SDWA on GFX11, or V_LDEXP_F32 in VOP2).
     FormNotOnTarget {
-        /// Target name.
+        /// LLVM's name of the target (`gfx1201`).
         target: &'static str,
-        /// Instruction.
+        /// The operation and format asked for.
         opcode: Opcode,
-        /// Encoding.
+        /// The encoding the target lacks for it.
         encoding: Encoding,
     },
-    /// The wave size is not supported by the target.
+    /// The target cannot run a wave of this size (GFX9 runs wave64 only).
     WaveSizeNotOnTarget {
-        /// Target name.
+        /// LLVM's name of the target.
         target: &'static str,
-        /// Lanes requested.
+        /// The lanes asked for: 32 or 64.
         lanes: usize,
     },
-    /// A register number beyond the register file.
+    /// A register number beyond the register file (v0..v255, s0..s105),
+    /// including the second register of a pair.
     RegisterOutOfRange {
-        /// Which operand (`dst`, `src0`, `src1`) or accessor.
+        /// The operand (`dst`, `src0`, `src1`) or accessor (`vgpr`, `sgpr`)
+        /// that named it.
         operand: &'static str,
-        /// Kind of register (`vgpr`, `sgpr`).
+        /// The register file: `vgpr` or `sgpr`.
         kind: &'static str,
-        /// The number asked for.
+        /// The register number asked for.
         index: usize,
-        /// The number of registers there are.
+        /// The number of registers in that file.
         count: usize,
     },
-    /// A lane number beyond the wave.
+    /// A lane number at or beyond the wave size.
     LaneOutOfRange {
         /// The lane asked for.
         lane: usize,
-        /// Lanes in the wave.
+        /// The lanes in the wave: 32 or 64.
         lanes: usize,
     },
-    /// A 64-bit operand on an odd register where the target needs even.
+    /// A 64-bit VGPR operand starting at an odd register on a target whose
+    /// register pairs must be even-aligned (gfx90a, gfx942, gfx950,
+    /// gfx1250).
     MisalignedPair {
-        /// Which operand.
+        /// The operand: `dst`, `src0` or `src1`.
         operand: &'static str,
         /// The odd register number.
         index: usize,
     },
-    /// An operand the instruction form cannot take.
+    /// An operand the instruction form cannot take (a constant as the
+    /// destination, a register half on a target without true16, a missing
+    /// or extra src1...), or lane arrays of unequal lengths
+    /// ([`crate::lanes`]).
     InvalidOperand {
-        /// Which operand.
+        /// The operand: `dst`, `src0`, `src1` (or `exec` for the lane API).
         operand: &'static str,
-        /// Why.
+        /// What is wrong with it.
         reason: String,
     },
-    /// A modifier the instruction form cannot take.
+    /// A modifier the encoding cannot carry: ABS, NEG, OMOD or CLAMP in VOP1
+    /// or VOP2, ABS or NEG on LDEXP's integer exponent, SDWA selectors
+    /// outside SDWA.
     InvalidModifier {
-        /// Why.
+        /// What is wrong.
         reason: String,
     },
-    /// The typed executor was asked to run an opcode as another operation
-    /// or format than its own.
+    /// An instruction was run as another operation or format than its
+    /// opcode's (an internal consistency check; [`crate::execute`] never
+    /// returns it for a well-formed request).
     OperationMismatch {
         /// The instruction's opcode.
         opcode: Opcode,
-        /// The operation asked for (`fract`, `ldexp`).
+        /// The operation it was run as (`fract`, `ldexp`).
         operation: &'static str,
-        /// The format asked for.
+        /// The format it was run as.
         format: FormatKind,
     },
 }

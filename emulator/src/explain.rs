@@ -1,8 +1,27 @@
 //! Why an instruction produced its result: the MODE fields it read, whether
 //! OMOD was effective and why, flushes, rounding, saturation and CLAMP, for
 //! one lane. Used by the `eval` command.
+//!
+//! ```
+//! use amdgpu_valu::{asm, execute, explain, Target, Wave};
+//!
+//! // gfx1100 under MODE 0x2f0: IEEE = 1, so OMOD is ignored (a gated target).
+//! let t = Target::Gfx1100;
+//! let mut wave = Wave::for_target(t);
+//! wave.set_mode(0x2f0);
+//! wave.set_vgpr_all(1, 0x0000_0001)?; // v1.l = the smallest F16 subnormal
+//! let instr = asm::parse(t, "v_fract_f16_e64 v0.l, -v1.l mul:2")?;
+//! let why = explain::explain(t, &wave, &instr, 0)?;
+//! let omod = why.steps.iter().find(|s| s.stage == "omod").expect("an OMOD step");
+//! assert!(omod.text.contains("ignored: MODE.IEEE=1"));
+//! assert_eq!(why.result, 0x3bff); // 1 - tiny rounds to 1.0 and is capped at 1 - ulp
+//! assert_eq!(explain::value(amdgpu_valu::FormatKind::F16, why.result), "0.99951171875");
+//! execute(t, &mut wave, &instr)?;
+//! assert_eq!(wave.vgpr(0, 0)? & 0xffff, 0x3bff); // what execute writes
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
-use crate::display::value;
+pub use crate::display::value;
 use crate::error::ExecError;
 use crate::exec;
 use crate::instr::Instruction;
@@ -14,21 +33,25 @@ use crate::kernels::{Format, FormatKind, Omod, OmodDecision, Policy, F16, F32, F
 use crate::target::Target;
 use crate::wave::Wave;
 
-/// One decision, tagged with the step of docs/semantics.md §3 it belongs to.
+/// One decision of one lane, tagged with the step of the order of
+/// operations (docs/semantics.md §3) it belongs to.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Step {
-    /// `mode`, `source`, `flush`, `operation`, `omod`, `clamp`, `result`.
+    /// The step: `mode` (the MODE fields read), `source` (operand and
+    /// ABS/NEG), `flush` (input subnormals), `operation` (FRACT or LDEXP and
+    /// its rounding), `omod`, `clamp`, `result`.
     pub stage: &'static str,
-    /// What happened, in words.
+    /// What was decided and why, in words, with the bits.
     pub text: String,
 }
 
-/// The decisions taken for one lane, in order.
+/// The decisions taken for one lane, in the order the hardware takes them.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Explanation {
-    /// The steps.
+    /// The steps, in order.
     pub steps: Vec<Step>,
-    /// The final result bits of the lane.
+    /// The lane's result bits (the F16, F32 or F64 encoding written to the
+    /// destination).
     pub result: u64,
 }
 
@@ -41,7 +64,10 @@ impl Explanation {
     }
 }
 
-/// Explain `instr` on `target` for `lane` of `wave` (before execution).
+/// Why `instr` on `target` gives its result in `lane` of `wave`: every
+/// decision from MODE, the sources, flushes, rounding, OMOD and CLAMP. Call
+/// it before [`crate::execute`], on the wave execute will read. Errors as
+/// `execute`'s, and for a lane beyond the wave.
 pub fn explain(
     target: Target,
     wave: &Wave,

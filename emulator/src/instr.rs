@@ -1,26 +1,29 @@
-//! The typed instruction: opcode, encoding, operands and modifiers.
+//! The typed instruction: opcode, encoding, operands and modifiers, as the
+//! machine-code fields of a VOP1, VOP2, VOP3 (e64) or SDWA word hold them.
 
 use crate::kernels::{FormatKind, Omod};
 
-/// The instructions in scope.
+/// The instructions in scope: V_FRACT (x - floor(x), in [+0, 1)) and V_LDEXP
+/// (src0 x 2^src1, rounded once), each on F16, F32 and F64
+/// (docs/semantics.md §4, §5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Opcode {
-    /// V_FRACT_F16
+    /// V_FRACT_F16: the fraction x - floor(x) of an F16 source.
     FractF16,
-    /// V_FRACT_F32
+    /// V_FRACT_F32: the fraction x - floor(x) of an F32 source.
     FractF32,
-    /// V_FRACT_F64
+    /// V_FRACT_F64: the fraction x - floor(x) of an F64 source (a VGPR pair).
     FractF64,
-    /// V_LDEXP_F16
+    /// V_LDEXP_F16: F16 src0 x 2^src1, src1 read as a signed 16-bit integer.
     LdexpF16,
-    /// V_LDEXP_F32
+    /// V_LDEXP_F32: F32 src0 x 2^src1, src1 a signed 32-bit integer.
     LdexpF32,
-    /// V_LDEXP_F64
+    /// V_LDEXP_F64: F64 src0 x 2^src1, src1 a signed 32-bit integer.
     LdexpF64,
 }
 
 impl Opcode {
-    /// Every opcode.
+    /// Every opcode: the three V_FRACT, then the three V_LDEXP.
     pub const ALL: [Opcode; 6] = [
         Opcode::FractF16,
         Opcode::FractF32,
@@ -30,7 +33,8 @@ impl Opcode {
         Opcode::LdexpF64,
     ];
 
-    /// The result (and float source) format.
+    /// The format of the result and of the float source src0; it also
+    /// picks the MODE fields the instruction reads (docs/semantics.md §2).
     pub fn format(self) -> FormatKind {
         match self {
             Opcode::FractF16 | Opcode::LdexpF16 => FormatKind::F16,
@@ -39,12 +43,13 @@ impl Opcode {
         }
     }
 
-    /// Whether the instruction is LDEXP (two sources).
+    /// Whether the instruction is V_LDEXP, which takes the integer exponent
+    /// operand src1; V_FRACT has src0 only.
     pub fn is_ldexp(self) -> bool {
         matches!(self, Opcode::LdexpF16 | Opcode::LdexpF32 | Opcode::LdexpF64)
     }
 
-    /// Mnemonic without encoding suffix (`v_fract_f16`).
+    /// LLVM's mnemonic without the encoding suffix (`v_fract_f16`).
     pub fn mnemonic(self) -> &'static str {
         match self {
             Opcode::FractF16 => "v_fract_f16",
@@ -57,26 +62,30 @@ impl Opcode {
     }
 }
 
-/// Instruction encodings in scope.
+/// The machine-code encodings in scope (DPP is not implemented).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Encoding {
-    /// 32-bit one-source (e32).
+    /// VOP1: one 32-bit word, one source (`_e32`); no modifiers.
     Vop1,
-    /// 32-bit two-source (e32).
+    /// VOP2: one 32-bit word, two sources (`_e32`); no modifiers.
     Vop2,
-    /// 64-bit VOP3 (e64), with ABS/NEG, OMOD, CLAMP, OPSEL.
+    /// VOP3: two 32-bit words (`_e64`) with ABS/NEG, OMOD, CLAMP and, on
+    /// true16 targets, OPSEL half selection.
     Vop3,
-    /// Sub-dword addressing (GFX9, GFX10).
+    /// SDWA: sub-dword addressing (`_sdwa`, GFX9 and GFX10 only): the VOP1
+    /// or VOP2 word plus a selector word, with byte/word selectors on the
+    /// sources and destination and ABS/NEG, OMOD, CLAMP.
     Sdwa,
 }
 
 impl Encoding {
-    /// Whether the encoding carries ABS/NEG/CLAMP/OMOD fields.
+    /// Whether the encoding has ABS/NEG, CLAMP and OMOD fields (VOP3 and
+    /// SDWA; VOP1 and VOP2 have none).
     pub fn has_modifiers(self) -> bool {
         matches!(self, Encoding::Vop3 | Encoding::Sdwa)
     }
 
-    /// The mnemonic suffix (`_e32`, `_e64`, `_sdwa`).
+    /// LLVM's mnemonic suffix for the encoding (`_e32`, `_e64`, `_sdwa`).
     pub fn suffix(self) -> &'static str {
         match self {
             Encoding::Vop1 | Encoding::Vop2 => "_e32",
@@ -86,63 +95,68 @@ impl Encoding {
     }
 }
 
-/// Which part of a 32-bit register a 16-bit operand uses.
+/// Which part of a 32-bit register an operand names: the whole register,
+/// or on true16 targets (gfx11, gfx12) the low or high 16-bit half of a
+/// 16-bit operand (docs/semantics.md §7.3).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Part {
     /// The whole register (pair for 64-bit operands); 16-bit operands on
     /// non-true16 targets read and write the low half.
     #[default]
     Full,
-    /// Low 16 bits (`.l`, true16 targets).
+    /// Bits 15:0 (`vN.l`, true16 targets); a write keeps bits 31:16.
     Lo,
-    /// High 16 bits (`.h`, true16 targets).
+    /// Bits 31:16 (`vN.h`, true16 targets; OPSEL or bit 7 of an e32 VGPR
+    /// field); a write keeps bits 15:0.
     Hi,
 }
 
-/// A scalar register operand.
+/// A scalar register operand: one 32-bit value per wave, read by every lane.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ScalarReg {
-    /// sN (pair sN, sN+1 for 64-bit operands).
+    /// SGPR `sN` (the pair sN, sN+1 for 64-bit operands, low dword in sN).
     Sgpr(u8),
-    /// vcc_lo (vcc for 64-bit operands).
+    /// `vcc_lo`: bits 31:0 of VCC (all of `vcc` for 64-bit operands).
     VccLo,
-    /// vcc_hi.
+    /// `vcc_hi`: bits 63:32 of VCC.
     VccHi,
-    /// m0.
+    /// `m0`: the M0 register.
     M0,
-    /// exec_lo (exec for 64-bit operands).
+    /// `exec_lo`: bits 31:0 of EXEC (all of `exec` for 64-bit operands).
     ExecLo,
-    /// exec_hi.
+    /// `exec_hi`: bits 63:32 of EXEC.
     ExecHi,
-    /// null (GFX10+): reads as zero.
+    /// `null` (GFX10 and later): reads as zero.
     Null,
 }
 
-/// The float inline constants.
+/// The float inline constants (operand codes 240 to 248): encoded in the
+/// instruction, taking the format of the operand they feed
+/// (docs/semantics.md §7.2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum FloatConst {
-    /// 0.5
+    /// 0.5 (operand code 240).
     Half,
-    /// -0.5
+    /// -0.5 (operand code 241).
     NegHalf,
-    /// 1.0
+    /// 1.0 (operand code 242).
     One,
-    /// -1.0
+    /// -1.0 (operand code 243).
     NegOne,
-    /// 2.0
+    /// 2.0 (operand code 244).
     Two,
-    /// -2.0
+    /// -2.0 (operand code 245).
     NegTwo,
-    /// 4.0
+    /// 4.0 (operand code 246).
     Four,
-    /// -4.0
+    /// -4.0 (operand code 247).
     NegFour,
-    /// 1/(2*pi)
+    /// 1/(2*pi) (operand code 248), rounded per format by the hardware.
     InvTwoPi,
 }
 
 impl FloatConst {
-    /// Every float inline constant.
+    /// Every float inline constant, in operand-code order.
     pub const ALL: [FloatConst; 9] = [
         FloatConst::Half,
         FloatConst::NegHalf,
@@ -176,7 +190,7 @@ impl FloatConst {
         }
     }
 
-    /// Assembly spelling.
+    /// LLVM's assembly spelling (`0.5`, `-4.0`, `0.15915494`).
     pub fn syntax(self) -> &'static str {
         match self {
             FloatConst::Half => "0.5",
@@ -192,28 +206,36 @@ impl FloatConst {
     }
 }
 
-/// A source or destination operand.
+/// A source or destination operand, as an operand field of the machine
+/// word names it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Operand {
-    /// A VGPR (the low register of a pair for 64-bit operands).
+    /// A VGPR, one 32-bit value per lane (the low register of the pair for
+    /// 64-bit operands).
     Vgpr {
-        /// Register number.
+        /// Register number (`vN`).
         index: u16,
-        /// Half selection for 16-bit operands.
+        /// The whole register or, for a 16-bit operand on a true16
+        /// target, its `.l` or `.h` half.
         part: Part,
     },
     /// A scalar register, the same value in every lane.
     Scalar {
-        /// Which register.
+        /// Which scalar register.
         reg: ScalarReg,
-        /// Half selection for 16-bit operands.
+        /// The whole register or, for a 16-bit operand on a true16
+        /// target, its `.l` or `.h` half.
         part: Part,
     },
-    /// An inline integer constant, -16..=64.
+    /// An inline integer constant, -16..=64 (operand codes 128 to 208): its
+    /// value as a float source's bits, or LDEXP's exponent.
     InlineInt(i8),
-    /// An inline float constant, interpreted in the operand's format.
+    /// An inline float constant, encoded in the format of the operand it
+    /// feeds.
     InlineFloat(FloatConst),
-    /// A 32-bit literal (for a 64-bit float operand: the high dword).
+    /// A 32-bit literal (operand code 255, one more dword after the
+    /// instruction); for an F64 source it is the high dword and the low
+    /// dword is 0.
     Literal(u32),
     /// A 64-bit literal, the whole value of a 64-bit float operand (gfx1250,
     /// operand code 254; LLVM's `lit64`).
@@ -221,28 +243,28 @@ pub enum Operand {
 }
 
 impl Operand {
-    /// vN (whole register, or pair vN:vN+1 for 64-bit operands).
+    /// `vN`: the whole VGPR, or the pair vN, vN+1 for 64-bit operands.
     pub fn v(index: u16) -> Operand {
         Operand::Vgpr {
             index,
             part: Part::Full,
         }
     }
-    /// vN.l
+    /// `vN.l`: bits 15:0 of VGPR N (true16 targets).
     pub fn v_lo(index: u16) -> Operand {
         Operand::Vgpr {
             index,
             part: Part::Lo,
         }
     }
-    /// vN.h
+    /// `vN.h`: bits 31:16 of VGPR N (true16 targets).
     pub fn v_hi(index: u16) -> Operand {
         Operand::Vgpr {
             index,
             part: Part::Hi,
         }
     }
-    /// sN
+    /// `sN`: SGPR N (the pair sN, sN+1 for 64-bit operands).
     pub fn s(index: u8) -> Operand {
         Operand::Scalar {
             reg: ScalarReg::Sgpr(index),
@@ -251,39 +273,44 @@ impl Operand {
     }
 }
 
-/// Source modifiers of one operand.
+/// The source modifiers of one operand (VOP3 and SDWA fields).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct SrcMods {
-    /// ABS (floating sources only).
+    /// ABS: clear the sign bit of a float source (before NEG); a NaN keeps
+    /// its payload.
     pub abs: bool,
-    /// NEG (floating sources only).
+    /// NEG: flip the sign bit of a float source (after ABS, so both give
+    /// -|x|).
     pub neg: bool,
-    /// SDWA sign extension of a sub-dword integer source.
+    /// SDWA `sext`: sign-extend the selected byte or word of an integer
+    /// source (LDEXP's exponent) instead of zero-extending it.
     pub sext: bool,
 }
 
-/// SDWA operand selector.
+/// An SDWA selector (`src0_sel`, `src1_sel`, `dst_sel`): the byte, word or
+/// dword of a 32-bit register an SDWA operand uses.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum SdwaSel {
-    /// Bits 7:0.
+    /// `BYTE_0`: bits 7:0.
     Byte0,
-    /// Bits 15:8.
+    /// `BYTE_1`: bits 15:8.
     Byte1,
-    /// Bits 23:16.
+    /// `BYTE_2`: bits 23:16.
     Byte2,
-    /// Bits 31:24.
+    /// `BYTE_3`: bits 31:24.
     Byte3,
-    /// Bits 15:0.
+    /// `WORD_0`: bits 15:0.
     Word0,
-    /// Bits 31:16.
+    /// `WORD_1`: bits 31:16.
     Word1,
-    /// All 32 bits.
+    /// `DWORD`: all 32 bits (the default).
     #[default]
     Dword,
 }
 
 impl SdwaSel {
-    /// The 3-bit field value (BYTE_0..3 = 0..3, WORD_0 = 4, WORD_1 = 5, DWORD = 6).
+    /// The value of the 3-bit selector field in the SDWA word (BYTE_0..3 =
+    /// 0..3, WORD_0 = 4, WORD_1 = 5, DWORD = 6).
     pub fn field(self) -> u32 {
         match self {
             SdwaSel::Byte0 => 0,
@@ -296,7 +323,8 @@ impl SdwaSel {
         }
     }
 
-    /// Decode a 3-bit field value; 7 is reserved.
+    /// The selector a 3-bit SDWA field value names; `None` for the
+    /// reserved value 7.
     pub fn from_field(f: u32) -> Option<SdwaSel> {
         Some(match f {
             0 => SdwaSel::Byte0,
@@ -310,7 +338,7 @@ impl SdwaSel {
         })
     }
 
-    /// (shift, width) of the selected field.
+    /// `(shift, width)` in bits of the selected field within the register.
     pub fn field_bits(self) -> (u32, u32) {
         match self {
             SdwaSel::Byte0 => (0, 8),
@@ -323,7 +351,7 @@ impl SdwaSel {
         }
     }
 
-    /// Assembly spelling (`BYTE_0`, `WORD_1`, `DWORD`).
+    /// LLVM's assembly spelling (`BYTE_0`, `WORD_1`, `DWORD`).
     pub fn syntax(self) -> &'static str {
         match self {
             SdwaSel::Byte0 => "BYTE_0",
@@ -336,7 +364,8 @@ impl SdwaSel {
         }
     }
 
-    /// Extract the selected field of `v`, zero- or sign-extended to 32 bits.
+    /// The selected field of register value `v` as an SDWA source reads it:
+    /// zero-extended to 32 bits, or sign-extended when `sext`.
     pub fn extract(self, v: u32, sext: bool) -> u32 {
         let (shift, width) = self.field_bits();
         if width == 32 {
@@ -351,20 +380,23 @@ impl SdwaSel {
     }
 }
 
-/// SDWA dst_unused: what the bits outside dst_sel become.
+/// SDWA `dst_unused`: what the destination bits outside `dst_sel` become
+/// (docs/semantics.md §7.6).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum DstUnused {
-    /// UNUSED_PAD: zero.
+    /// `UNUSED_PAD` (0): they become 0.
     #[default]
     Pad,
-    /// UNUSED_SEXT: the field's top bit above it, zero below.
+    /// `UNUSED_SEXT` (1): the bits above the field copy its top bit, the
+    /// bits below it become 0.
     Sext,
-    /// UNUSED_PRESERVE: the old bits.
+    /// `UNUSED_PRESERVE` (2): they keep their old value.
     Preserve,
 }
 
 impl DstUnused {
-    /// The 2-bit field value; 3 is reserved.
+    /// The value of the 2-bit `dst_unused` field in the SDWA word (3 is
+    /// reserved).
     pub fn field(self) -> u32 {
         match self {
             DstUnused::Pad => 0,
@@ -373,7 +405,8 @@ impl DstUnused {
         }
     }
 
-    /// Decode the 2-bit field.
+    /// The `dst_unused` a 2-bit SDWA field value names; `None` for the
+    /// reserved value 3.
     pub fn from_field(f: u32) -> Option<DstUnused> {
         Some(match f {
             0 => DstUnused::Pad,
@@ -383,7 +416,8 @@ impl DstUnused {
         })
     }
 
-    /// Assembly spelling.
+    /// LLVM's assembly spelling (`UNUSED_PAD`, `UNUSED_SEXT`,
+    /// `UNUSED_PRESERVE`).
     pub fn syntax(self) -> &'static str {
         match self {
             DstUnused::Pad => "UNUSED_PAD",
@@ -392,8 +426,9 @@ impl DstUnused {
         }
     }
 
-    /// Merge the `width`-bit field `value` at `shift` into the old
-    /// destination `old`.
+    /// The destination register after an SDWA write: the `width`-bit
+    /// result `value` placed at bit `shift`, the other bits from the old
+    /// value `old` as this `dst_unused` says.
     pub fn merge(self, old: u32, value: u32, shift: u32, width: u32) -> u32 {
         if width >= 32 {
             return value;
@@ -414,46 +449,65 @@ impl DstUnused {
     }
 }
 
-/// The SDWA selectors of an instruction.
+/// The selectors of an SDWA instruction's second word.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Sdwa {
-    /// Destination field.
+    /// `dst_sel`: the destination field the result is written to.
     pub dst_sel: SdwaSel,
-    /// Bits outside the destination field.
+    /// `dst_unused`: what the destination bits outside `dst_sel` become.
     pub dst_unused: DstUnused,
-    /// src0 field.
+    /// `src0_sel`: the field of src0 that is read.
     pub src0_sel: SdwaSel,
-    /// src1 field.
+    /// `src1_sel`: the field of src1 that is read (LDEXP).
     pub src1_sel: SdwaSel,
 }
 
-/// One instruction, ready to execute.
+/// One V_FRACT or V_LDEXP instruction in one encoding, with its operands
+/// and modifiers: what [`crate::asm::parse`] and [`crate::asm::decode`]
+/// produce and [`crate::execute`] runs.
+///
+/// ```
+/// use amdgpu_valu::{asm, Encoding, Instruction, Omod, Opcode, Operand, Target};
+///
+/// // v_ldexp_f32 v0, v1, v2 mul:2 as a value, and as LLVM spells it.
+/// let i = Instruction::binary(Opcode::LdexpF32, Encoding::Vop3,
+///     Operand::v(0), Operand::v(1), Operand::v(2)).with_omod(Omod::Mul2);
+/// assert_eq!(asm::disassemble(Target::Gfx1100, &i), "v_ldexp_f32 v0, v1, v2 mul:2");
+/// assert_eq!(asm::parse(Target::Gfx1100, "v_ldexp_f32 v0, v1, v2 mul:2")?, i);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Instruction {
-    /// What it does.
+    /// The operation and format (V_FRACT or V_LDEXP; F16, F32 or F64).
     pub opcode: Opcode,
-    /// How it is encoded.
+    /// The machine-code encoding (VOP1, VOP2, VOP3 or SDWA).
     pub encoding: Encoding,
-    /// Destination: a VGPR (pair for F64; a half on true16 targets).
+    /// The destination: a VGPR (the pair for F64; a `.l`/`.h` half for F16
+    /// on true16 targets).
     pub dst: Operand,
-    /// The float source.
+    /// src0: the float source.
     pub src0: Operand,
-    /// Modifiers of src0.
+    /// ABS, NEG (and SDWA `sext`) on src0.
     pub src0_mods: SrcMods,
-    /// LDEXP's exponent operand.
+    /// src1: V_LDEXP's integer exponent operand; `None` for V_FRACT.
     pub src1: Option<Operand>,
-    /// Modifiers of src1 (only SDWA `sext`; ABS/NEG are invalid here).
+    /// Modifiers of src1: only SDWA `sext`; ABS and NEG are refused on
+    /// the integer exponent.
     pub src1_mods: SrcMods,
-    /// CLAMP.
+    /// CLAMP: after OMOD, clamp the result to [+0, 1.0] (a NaN to +0 under
+    /// the target's rule; docs/semantics.md §6.3).
     pub clamp: bool,
-    /// OMOD.
+    /// OMOD: the output modifier (x2, x4 or /2) applied to the rounded
+    /// result when the target and MODE make it effective
+    /// (docs/semantics.md §6.1).
     pub omod: Omod,
-    /// SDWA selectors (SDWA encoding only).
+    /// The SDWA selectors; `Some` exactly for the SDWA encoding.
     pub sdwa: Option<Sdwa>,
 }
 
 impl Instruction {
-    /// A one-source instruction with no modifiers.
+    /// A V_FRACT `dst = op(src0)` in `encoding` with no modifiers (and
+    /// default selectors, all DWORD and UNUSED_PAD, for SDWA).
     pub fn unary(opcode: Opcode, encoding: Encoding, dst: Operand, src0: Operand) -> Instruction {
         Instruction {
             opcode,
@@ -473,7 +527,8 @@ impl Instruction {
         }
     }
 
-    /// A two-source instruction with no modifiers.
+    /// A V_LDEXP `dst = src0 x 2^src1` in `encoding` with no modifiers (and
+    /// default selectors for SDWA).
     pub fn binary(
         opcode: Opcode,
         encoding: Encoding,
@@ -487,31 +542,31 @@ impl Instruction {
         }
     }
 
-    /// With ABS on src0.
+    /// With ABS on src0 (VOP3 and SDWA only).
     pub fn with_abs(mut self) -> Instruction {
         self.src0_mods.abs = true;
         self
     }
 
-    /// With NEG on src0.
+    /// With NEG on src0 (VOP3 and SDWA only).
     pub fn with_neg(mut self) -> Instruction {
         self.src0_mods.neg = true;
         self
     }
 
-    /// With CLAMP.
+    /// With CLAMP set (VOP3 and SDWA only).
     pub fn with_clamp(mut self) -> Instruction {
         self.clamp = true;
         self
     }
 
-    /// With an OMOD.
+    /// With the output modifier `omod` (VOP3 and SDWA only).
     pub fn with_omod(mut self, omod: Omod) -> Instruction {
         self.omod = omod;
         self
     }
 
-    /// With SDWA selectors.
+    /// With the SDWA selectors `sdwa`.
     pub fn with_sdwa(mut self, sdwa: Sdwa) -> Instruction {
         self.sdwa = Some(sdwa);
         self

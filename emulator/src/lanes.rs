@@ -35,13 +35,15 @@ const CHUNK: usize = 64;
 /// OMOD and CLAMP on the result.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct LaneMods {
-    /// ABS on src0.
+    /// ABS on src0: clear its sign bit before NEG.
     pub abs: bool,
-    /// NEG on src0 (after ABS).
+    /// NEG on src0: flip its sign bit (after ABS).
     pub neg: bool,
-    /// OMOD as encoded (effective or not by the target's OMOD gate and MODE).
+    /// OMOD as encoded: x2, x4 or /2 on the rounded result, effective or not
+    /// by the target's OMOD gate and MODE (docs/semantics.md §6.1).
     pub omod: Omod,
-    /// CLAMP.
+    /// CLAMP: the result clamped to [+0, 1.0] after OMOD, NaN by the
+    /// target's rule.
     pub clamp: bool,
 }
 
@@ -55,7 +57,8 @@ mod sealed {
 /// An element type holding one lane's encoding: `u16` (F16), `u32` (F32)
 /// or `u64` (F64).
 pub trait LaneBits: Copy + Default + sealed::Sealed {
-    /// The format whose encodings this type holds.
+    /// The float format whose encodings this type holds (`u16`: F16,
+    /// `u32`: F32, `u64`: F64).
     const FORMAT: FormatKind;
     /// The low and high register words of an encoding (F64: low dword
     /// first; narrower formats: the encoding and 0).

@@ -1,14 +1,15 @@
 //! # amdgpu-valu
 //!
 //! Executes AMD GPU vector-ALU floating-point instructions bit for bit as the
-//! hardware does: V_FRACT and V_LDEXP in F16, F32 and F64 on every target of
-//! `isa-spec/` ([`Target::ALL`]), under every MODE rounding, denormal and
-//! FP16_OVFL setting, with ABS/NEG, OMOD, CLAMP, true16 halves, SDWA, EXEC and
-//! wave32/wave64.
+//! hardware does: V_FRACT and V_LDEXP in F16, F32 and F64 on ten targets
+//! ([`Target::ALL`]: gfx908 to gfx1250), under every MODE rounding,
+//! denormal and FP16_OVFL setting, with ABS/NEG, OMOD, CLAMP, true16
+//! halves, SDWA, EXEC and wave32/wave64.
 //!
-//! The behavioural contract is the repository's `docs/semantics.md`;
-//! per-target facts live in `isa-spec/` and reach the code through the
-//! generated modules in `emulator/src/generated/`. All float work is
+//! The behavioural contract is the repository's `docs/semantics.md`
+//! (shipped with the crate); the per-target facts come from the
+//! repository's `isa-spec/` YAML files, compiled into the crate and
+//! readable at run time through [`Target::spec`]. All float work is
 //! integer arithmetic on raw encodings: the host's rounding mode and
 //! DAZ/FTZ never matter.
 //!
@@ -24,43 +25,168 @@
 //! assert_eq!(wave.vgpr(0, 0)?, 0x3f7f_ffff); // 1 - tiny rounds to 1.0: capped at 1 - ulp
 //! # Ok::<(), amdgpu_valu::ExecError>(())
 //! ```
+//!
+//! ## The public API
+//!
+//! Everything public is listed here; the rest of the crate is private and
+//! may change in any release.
+//!
+//! - **Targets**: [`Target`] (parse LLVM's name with `"gfx1201".parse()`,
+//!   [`Target::ALL`]), [`Family`], and the facts [`Target::spec`] returns:
+//!   [`TargetSpec`], [`Form`], [`WaveSize`], and each policy as a
+//!   [`Sourced`] value with its [`Evidence`]: [`OmodGate`], [`ClampNan`],
+//!   [`SnanPolicy`], [`F16DstHigh`], [`SdwaF16Output`].
+//! - **Wave state**: [`Wave`] (VGPRs, SGPRs, VCC, M0, EXEC, MODE; sizes
+//!   [`NUM_VGPRS`], [`NUM_SGPRS`]), the registers an instruction wrote
+//!   ([`Written`], [`RegisterSet`]) and the MODE register's fields
+//!   ([`Mode`], [`Round`]).
+//! - **Instructions**: [`Instruction`] with [`Opcode`], [`Encoding`],
+//!   [`Operand`], [`Part`], [`ScalarReg`], [`FloatConst`], [`SrcMods`],
+//!   [`Omod`], [`Sdwa`], [`SdwaSel`], [`DstUnused`]; result formats
+//!   [`FormatKind`].
+//! - **Executing**: [`execute`], with [`ExecError`] for every refused
+//!   request.
+//! - **Machine code**: [`asm`]: [`asm::parse`], [`asm::assemble`],
+//!   [`asm::encode`], [`asm::decode`], [`asm::disassemble`], with their
+//!   errors [`asm::AsmError`], [`asm::EncodeError`] (and [`asm::Slot`]),
+//!   [`asm::DecodeError`].
+//! - **Capture replay**: [`capture`]: parse capture text
+//!   ([`capture::parse_file`], [`capture::parse_line`],
+//!   [`capture::parse_assignment`] into [`capture::Row`],
+//!   [`capture::Assignment`], [`capture::Loc`]; errors
+//!   [`capture::CaptureError`], [`capture::FieldError`]) and run rows bit
+//!   for bit ([`capture::Replayer`], [`capture::run_row`],
+//!   [`capture::prepare_wave`]) into a [`capture::Outcome`] with its
+//!   [`capture::Mismatch`]es ([`capture::LEFT_ALONE_BITS_WRITTEN`]), or
+//!   line by line into the command's report ([`capture::Replayer::replay_line`],
+//!   [`capture::LineReport`]);
+//!   [`capture::format_bytes`] prints machine code as `llvm-mc` does.
+//! - **Explanations**: [`explain`]: [`explain::explain`] gives every
+//!   decision behind one lane's result ([`explain::Explanation`],
+//!   [`explain::Step`]); [`explain::value`] prints an encoding's value.
+//! - **Lane arrays**, for emulators with their own register files:
+//!   [`lanes`]: [`lanes::fract`], [`lanes::ldexp`] and their EXEC-masked
+//!   forms [`lanes::fract_exec`], [`lanes::ldexp_exec`] run one VOP3
+//!   instruction for a target, a MODE value and the modifiers
+//!   ([`lanes::LaneMods`]) over slices of raw lanes ([`lanes::LaneBits`]:
+//!   `u16`, `u32`, `u64`), through the same dispatched SIMD kernels as
+//!   [`execute`].
+//!
+//! The kernel path can be forced to the per-lane scalar kernels with the
+//! environment variable `AMDGPU_VALU_FORCE_SCALAR=1` (same results).
+//!
+//! Every function that takes outside input returns a `Result`; none
+//! panics on bad input.
 
 // The one exception, scoped to `kernels::dispatch`: calling the
 // `#[target_feature]` kernel variants after detecting the CPU features.
 #![deny(unsafe_code)]
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 
 pub mod asm;
 pub mod capture;
-pub mod display;
-pub mod error;
-pub mod exec;
 pub mod explain;
-pub mod instr;
-pub mod kernels;
 pub mod lanes;
-pub mod target;
-pub mod wave;
+
+mod display;
+mod error;
+mod exec;
+mod instr;
+mod kernels;
+mod target;
+mod wave;
 
 #[rustfmt::skip]
 #[allow(missing_docs, clippy::all)]
-pub mod generated;
+mod generated;
 
 pub use error::ExecError;
 pub use instr::{
     DstUnused, Encoding, FloatConst, Instruction, Opcode, Operand, Part, ScalarReg, Sdwa, SdwaSel,
     SrcMods,
 };
-pub use kernels::{Mode, Omod, Round};
-pub use target::{Evidence, Family, Target, TargetSpec, WaveSize};
-pub use wave::Wave;
+pub use kernels::{ClampNan, FormatKind, Mode, Omod, OmodGate, Round, SnanPolicy};
+pub use target::{
+    Evidence, F16DstHigh, Family, Form, SdwaF16Output, Sourced, Target, TargetSpec, WaveSize,
+};
+pub use wave::{RegisterSet, Wave, Written, NUM_SGPRS, NUM_VGPRS};
+
+/// Not API: internals that the workspace's own tests, benches and the
+/// bindings' benches reach into (the kernels on their own, the typed
+/// executor). Hidden from the documentation, outside semver: anything here
+/// may change or go in any release. Users never need it.
+///
+/// The internals are reachable only through here:
+///
+/// ```compile_fail
+/// use amdgpu_valu::kernels::Policy;
+/// ```
+///
+/// ```compile_fail
+/// let _ = amdgpu_valu::generated::spec(amdgpu_valu::Target::Gfx1201);
+/// ```
+///
+/// ```
+/// use amdgpu_valu::__testing::kernels::Policy;
+/// ```
+#[doc(hidden)]
+pub mod __testing {
+    /// The float kernels, their policy and format descriptors, the
+    /// whole-wave drivers and the run-time kernel-path selection.
+    pub mod kernels {
+        pub use crate::kernels::*;
+    }
+
+    /// The typed executor (`execute::<Operation, Format>`), which the
+    /// generated dispatch calls.
+    pub mod exec {
+        pub use crate::exec::execute;
+    }
+
+    /// `TargetSpec::float_rules`: the rules a kernel policy is built from.
+    pub fn float_rules(spec: &crate::TargetSpec) -> kernels::FloatRules {
+        spec.float_rules()
+    }
+}
 
 /// The README's code blocks run as doctests, so its example stays true.
 #[doc = include_str!("../../README.md")]
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
 
-/// Execute one instruction on `wave` as `target` does.
+/// Execute `instr` on `wave` as `target` does: read the sources of every
+/// active lane (EXEC), apply the source modifiers, input flush, operation,
+/// rounding, OMOD and CLAMP under the wave's MODE, and write the destination
+/// of the active lanes only (docs/semantics.md §3). Inactive lanes, the
+/// other half of a 16-bit destination and every other register keep their
+/// bits.
+///
+/// A form the target lacks, a register out of range, a misaligned 64-bit
+/// pair, or an operand or modifier the encoding cannot carry is an
+/// [`ExecError`].
+///
+/// ```
+/// use amdgpu_valu::{execute, Encoding, ExecError, Instruction, Omod, Opcode, Operand, Target, Wave};
+///
+/// // V_LDEXP_F32 on gfx1100 (RDNA3) with mul:2, under MODE 0x00: F32
+/// // subnormals flushed and IEEE = 0, so OMOD is effective.
+/// let t = Target::Gfx1100;
+/// let mut wave = Wave::for_target(t);
+/// wave.set_vgpr_all(1, 0x3fc0_0000)?; // 1.5
+/// wave.set_vgpr_all(2, 3)?; // exponent
+/// let ldexp = Instruction::binary(Opcode::LdexpF32, Encoding::Vop3,
+///     Operand::v(0), Operand::v(1), Operand::v(2)).with_omod(Omod::Mul2);
+/// execute(t, &mut wave, &ldexp)?;
+/// assert_eq!(wave.vgpr(0, 0)?, 0x41c0_0000); // 1.5 x 2^3 x 2 = 24
+/// // Under MODE.IEEE = 1 the gated target ignores OMOD: 12.
+/// wave.set_mode(0x200);
+/// execute(t, &mut wave, &ldexp)?;
+/// assert_eq!(wave.vgpr(0, 0)?, 0x4140_0000);
+/// // V_LDEXP_F32 has no VOP2 form on any target.
+/// let vop2 = Instruction { encoding: Encoding::Vop2, omod: Omod::None, ..ldexp };
+/// assert!(matches!(execute(t, &mut wave, &vop2), Err(ExecError::FormNotOnTarget { .. })));
+/// # Ok::<(), ExecError>(())
+/// ```
 pub fn execute(target: Target, wave: &mut Wave, instr: &Instruction) -> Result<(), ExecError> {
     generated::execute(target, wave, instr)
 }

@@ -11,9 +11,9 @@ use std::time::Instant;
 use amdgpu_valu::capture::{
     format_bytes, parse_assignment, prepare_wave, Assignment, LineReport, Loc, Replayer,
 };
-use amdgpu_valu::display::value;
 use amdgpu_valu::explain::explain;
-use amdgpu_valu::kernels::FormatKind;
+use amdgpu_valu::explain::value;
+use amdgpu_valu::FormatKind;
 use amdgpu_valu::{asm, Evidence, Instruction, Operand, Part, SdwaSel, Target, Wave, WaveSize};
 use clap::{Parser, Subcommand};
 
@@ -590,7 +590,7 @@ fn eval(
     };
     let wide = format == FormatKind::F64;
     let mut r = 0;
-    while r < amdgpu_valu::wave::NUM_VGPRS {
+    while r < amdgpu_valu::NUM_VGPRS {
         let pair = wide && r == dst_index;
         let read = |w: &Wave, l: usize| -> u64 {
             if pair {

@@ -12,12 +12,29 @@ use crate::error::ExecError;
 use crate::instr::{Encoding, Opcode};
 use crate::kernels::{ClampNan, FloatRules, OmodGate, SnanPolicy};
 
-/// The targets and their ISA families, one per file of `isa-spec/`: the
-/// enums, `Target::ALL`, `Target::NAMES` and `name()` are generated.
+// The targets and their ISA families, one per file of `isa-spec/`: the
+// enums, `Target::ALL`, `Target::NAMES` and `name()` are generated.
 pub use crate::generated::{Family, Target};
 
 impl Target {
-    /// The target's facts, generated from `isa-spec/`.
+    /// The target's facts, generated from its `isa-spec/` file: family,
+    /// wave sizes, instruction forms and every per-target policy with its
+    /// evidence (docs/semantics.md §8).
+    ///
+    /// ```
+    /// use amdgpu_valu::{Evidence, OmodGate, Target, WaveSize};
+    ///
+    /// let t: Target = "gfx1201".parse()?; // LLVM's processor name
+    /// assert_eq!(t, Target::Gfx1201);
+    /// assert_eq!(t.to_string(), "gfx1201");
+    /// let spec = t.spec();
+    /// assert_eq!(spec.default_wave, WaveSize::Wave32);
+    /// // OMOD always applies on gfx1201, measured on hardware.
+    /// assert_eq!(spec.omod_gate.value, OmodGate::Always);
+    /// assert!(matches!(spec.omod_gate.evidence, Evidence::Hw(_)));
+    /// assert!("gfx1200".parse::<Target>().is_err()); // not a target of isa-spec/
+    /// # Ok::<(), amdgpu_valu::ExecError>(())
+    /// ```
     pub fn spec(self) -> &'static TargetSpec {
         crate::generated::spec(self)
     }
@@ -29,6 +46,8 @@ impl fmt::Display for Target {
     }
 }
 
+/// Parses LLVM's processor name (`gfx1201`); any other text is
+/// [`ExecError::UnknownTarget`].
 impl FromStr for Target {
     type Err = ExecError;
     fn from_str(s: &str) -> Result<Target, ExecError> {
@@ -39,17 +58,17 @@ impl FromStr for Target {
     }
 }
 
-/// Wave width in lanes.
+/// Wave width: how many lanes (work-items) one instruction runs on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum WaveSize {
-    /// 32 lanes.
+    /// wave32: 32 lanes, EXEC bits 31:0 (GFX10 and later; their default).
     Wave32,
-    /// 64 lanes.
+    /// wave64: 64 lanes, EXEC bits 63:0 (the only size on GFX9).
     Wave64,
 }
 
 impl WaveSize {
-    /// Number of lanes.
+    /// The number of lanes: 32 or 64.
     pub fn lanes(self) -> usize {
         match self {
             WaveSize::Wave32 => 32,
@@ -57,7 +76,7 @@ impl WaveSize {
         }
     }
 
-    /// The EXEC bits that exist in this wave size.
+    /// The EXEC bits that exist in this wave size (one per lane).
     pub fn exec_mask(self) -> u64 {
         match self {
             WaveSize::Wave32 => 0xffff_ffff,
@@ -66,7 +85,8 @@ impl WaveSize {
     }
 }
 
-/// How sure we are of a policy value (the evidence tags of docs/semantics.md).
+/// What a per-target policy value rests on: the evidence tags of
+/// docs/semantics.md, each with its source.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Evidence {
     /// Measured on real hardware; names the target(s).
@@ -80,7 +100,8 @@ pub enum Evidence {
 }
 
 impl Evidence {
-    /// The tag (`hw`, `doc`, `inherited`, `open`).
+    /// The tag as `isa-spec/` and docs/semantics.md write it (`hw`, `doc`,
+    /// `inherited`, `open`).
     pub fn tag(self) -> &'static str {
         match self {
             Evidence::Hw(_) => "hw",
@@ -90,7 +111,8 @@ impl Evidence {
         }
     }
 
-    /// The source or note attached to the tag.
+    /// The source or note attached to the tag (the target measured, the
+    /// document, or why the point is open).
     pub fn source(self) -> &'static str {
         match self {
             Evidence::Hw(s) | Evidence::Doc(s) | Evidence::Inherited(s) | Evidence::Open(s) => s,
@@ -104,82 +126,96 @@ impl fmt::Display for Evidence {
     }
 }
 
-/// A policy value with the evidence behind it.
+/// A per-target policy value with the evidence behind it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Sourced<T> {
-    /// The value in force.
+    /// The value the emulator uses on this target.
     pub value: T,
-    /// What it rests on.
+    /// What the value rests on.
     pub evidence: Evidence,
 }
 
-/// Where the other half of a 32-bit destination goes when a non-true16,
-/// non-SDWA form writes an F16 result into the low half.
+/// What bits 31:16 of the destination become when a VOP1, VOP2 or VOP3
+/// form on a target without true16 halves writes an F16 result to bits
+/// 15:0 (docs/semantics.md §7.4, §7.5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum F16DstHigh {
-    /// The high 16 bits keep their value (GFX10).
+    /// Bits 31:16 keep their old value (GFX10; gfx11 and gfx12 keep the
+    /// other half too).
     Preserve,
-    /// The high 16 bits are zeroed (GFX9).
+    /// Bits 31:16 are cleared (GFX9).
     Zero,
 }
 
-/// When an SDWA F16 result is rounded relative to OMOD.
+/// When an SDWA F16 FRACT or LDEXP result is rounded relative to OMOD
+/// (docs/semantics.md §7.7).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SdwaF16Output {
-    /// Round to F16 and flush as VOP3 does, then OMOD, CLAMP, dst_sel merge
-    /// [hw gfx1030].
+    /// Round to F16 and apply the output flush as VOP3 does, then OMOD,
+    /// CLAMP and the `dst_sel` merge [hw gfx1030].
     Rounded,
 }
 
-/// One instruction form a target has.
+/// One instruction form a target has: an opcode in an encoding, with its
+/// opcode number.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Form {
-    /// The instruction.
+    /// The operation and format.
     pub opcode: Opcode,
-    /// Its encoding.
+    /// The encoding (VOP1, VOP2, VOP3 or SDWA).
     pub encoding: Encoding,
-    /// The opcode number in that encoding (as `llvm-mc` encodes it).
+    /// The value of the encoding's opcode field (as `llvm-mc` encodes it).
     pub op: u16,
 }
 
-/// Everything about a target that the emulator needs, with evidence.
+/// Everything about a target that changes what an instruction does or
+/// how it is encoded, with the evidence for each policy (generated from
+/// `isa-spec/`; [`Target::spec`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TargetSpec {
-    /// Which target.
+    /// The target these facts describe.
     pub target: Target,
-    /// Its ISA family.
+    /// Its ISA family, which decides the machine-code layouts.
     pub family: Family,
-    /// Supported wave sizes.
+    /// The wave sizes the target can run.
     pub wave_sizes: &'static [WaveSize],
-    /// The wave size a dispatch uses unless told otherwise.
+    /// The wave size a dispatch uses unless told otherwise (wave64 on GFX9,
+    /// wave32 later).
     pub default_wave: WaveSize,
-    /// When OMOD is effective.
+    /// When OMOD takes effect: always, or only with MODE.IEEE = 0 and the
+    /// result format's output subnormals flushed (docs/semantics.md §6.1).
     pub omod_gate: Sourced<OmodGate>,
-    /// CLAMP's NaN rule.
+    /// What CLAMP does with a NaN: always +0, or +0 only under
+    /// MODE.DX10_CLAMP (docs/semantics.md §6.3).
     pub clamp_nan: Sourced<ClampNan>,
-    /// Whether MODE.IEEE and MODE.DX10_CLAMP exist.
+    /// Whether MODE bits 9 (IEEE) and 8 (DX10_CLAMP) exist (before GFX12).
     pub ieee_dx10_bits: Sourced<bool>,
-    /// True16 register halves in 16-bit operands.
+    /// Whether 16-bit operands name a register half, `vN.l` or `vN.h`
+    /// (GFX11 and GFX12; docs/semantics.md §7.3).
     pub true16: Sourced<bool>,
-    /// SDWA encodings.
+    /// Whether the target has the SDWA encoding (GFX9 and GFX10).
     pub sdwa: Sourced<bool>,
-    /// High half of F16 destinations outside true16 and SDWA.
+    /// What bits 31:16 of a VOP1/VOP2/VOP3 F16 destination become on a
+    /// target without true16 halves.
     pub f16_dst_high: Sourced<F16DstHigh>,
-    /// Signalling NaNs in FRACT/LDEXP.
+    /// What FRACT and LDEXP do with a signalling NaN source.
     pub snan: Sourced<SnanPolicy>,
-    /// SDWA F16 FRACT/LDEXP output policy; `None` where the target has no SDWA.
+    /// When SDWA F16 FRACT and LDEXP results round relative to OMOD; `None`
+    /// where the target has no SDWA.
     pub sdwa_f16_output: Option<Sourced<SdwaF16Output>>,
-    /// 64-bit VGPR operands must start at an even register.
+    /// Whether a 64-bit VGPR operand must start at an even register
+    /// (gfx90a, gfx942, gfx950, gfx1250; docs/semantics.md §7.1).
     pub aligned_vgpr_pairs: Sourced<bool>,
-    /// FRACT's rules on this target.
+    /// The evidence for V_FRACT's rules on this target (measured on
+    /// gfx1201, inherited elsewhere; docs/semantics.md §4).
     pub fract_rules: Evidence,
-    /// The instruction forms the target has.
+    /// Every FRACT and LDEXP form the target has, with its opcode number.
     pub forms: &'static [Form],
 }
 
 impl TargetSpec {
-    /// The float rules a [`crate::kernels::Policy`] is built from.
-    pub fn float_rules(&self) -> FloatRules {
+    /// The float rules a kernel policy is built from.
+    pub(crate) fn float_rules(&self) -> FloatRules {
         FloatRules {
             omod_gate: self.omod_gate.value,
             clamp_nan: self.clamp_nan.value,
@@ -188,7 +224,8 @@ impl TargetSpec {
         }
     }
 
-    /// The form of `opcode` in `encoding`, if the target has it.
+    /// The form of `opcode` in `encoding` with its opcode number, if the
+    /// target has it.
     pub fn form(&self, opcode: Opcode, encoding: Encoding) -> Option<&'static Form> {
         self.forms
             .iter()
@@ -220,7 +257,7 @@ impl TargetSpec {
         mask & bit(opcode, encoding) != 0
     }
 
-    /// Whether the target supports `size`.
+    /// Whether the target can run a wave of `size` lanes.
     pub fn supports_wave(&self, size: WaveSize) -> bool {
         self.wave_sizes.contains(&size)
     }

@@ -1,25 +1,29 @@
-//! Wave state: VGPRs per lane, SGPRs, VCC, M0, EXEC and MODE.
+//! Wave state: VGPRs per lane, SGPRs, VCC, M0, EXEC and MODE: the registers
+//! a VALU instruction reads and writes.
 
 use crate::error::ExecError;
 use crate::kernels::Mode;
 use crate::target::{Target, WaveSize};
 
-/// Architectural VGPRs per lane.
+/// VGPRs per lane a wave holds: v0..v255, 32 bits each per lane.
 pub const NUM_VGPRS: usize = 256;
-/// Addressable SGPRs s0..s105.
+/// SGPRs a wave holds: s0..s105, the ones an instruction can name (VCC,
+/// M0 and EXEC are separate registers of [`Wave`]).
 pub const NUM_SGPRS: usize = 106;
 /// Lanes stored per register (the widest wave).
 pub(crate) const MAX_LANES: usize = 64;
 
-/// A set of register numbers (VGPRs 0..256 or SGPRs 0..106), one bit each.
+/// A set of register numbers (VGPRs v0..v255 or SGPRs s0..s105), one bit
+/// each: the registers an instruction was given for writing
+/// ([`Written`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RegisterSet([u64; NUM_VGPRS / 64]);
 
 impl RegisterSet {
-    /// The empty set.
+    /// The set with no register.
     pub const EMPTY: RegisterSet = RegisterSet([0; NUM_VGPRS / 64]);
 
-    /// Add register `index` (ignored beyond 255).
+    /// Add register `index` (a number above 255 is ignored).
     #[inline]
     pub fn insert(&mut self, index: usize) {
         if let Some(word) = self.0.get_mut(index / 64) {
@@ -27,7 +31,7 @@ impl RegisterSet {
         }
     }
 
-    /// Add registers `first..first + count` (those below 256).
+    /// Add registers `first..first + count` (those above 255 are ignored).
     #[inline]
     pub fn insert_range(&mut self, first: usize, count: usize) {
         for index in first..first.saturating_add(count) {
@@ -47,7 +51,7 @@ impl RegisterSet {
         self.0.iter().all(|&word| word == 0)
     }
 
-    /// The registers in either set.
+    /// The registers in `self` or in `other`.
     #[must_use]
     pub fn union(self, other: RegisterSet) -> RegisterSet {
         let mut out = self;
@@ -73,22 +77,47 @@ impl RegisterSet {
     }
 }
 
-/// The registers a wave handed out for writing ([`Wave::take_written`]).
+/// The registers a wave handed out for writing since the last
+/// [`Wave::take_written`]: after [`crate::execute`], the destination
+/// register (both registers of an F64 pair), whichever lanes EXEC let it
+/// write.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Written {
-    /// VGPRs (any lane).
+    /// VGPRs handed out for writing (in any lane).
     pub vgprs: RegisterSet,
-    /// SGPRs.
+    /// SGPRs handed out for writing.
     pub sgprs: RegisterSet,
 }
 
-/// One wave's registers.
+/// One wave's registers: 256 VGPRs per lane for 32 or 64 lanes, SGPRs
+/// s0..s105, VCC, M0, EXEC (which lanes an instruction writes) and MODE
+/// (rounding, subnormal and clamp/overflow controls; docs/semantics.md §2).
 ///
 /// Besides the architectural state, a wave records which registers were
 /// handed out for writing (by a setter or to the executor), so that a caller
 /// can check exactly the registers an instruction wrote
 /// ([`Wave::take_written`]) and [`Wave::reset`] costs only the registers
 /// used. Equality compares the architectural state only.
+///
+/// ```
+/// use amdgpu_valu::{execute, Encoding, Instruction, Opcode, Operand, Target, Wave, WaveSize};
+///
+/// // gfx1030 in wave64 with only lanes 0 and 2 active.
+/// let mut wave = Wave::for_target_with_size(Target::Gfx1030, WaveSize::Wave64)?;
+/// wave.set_mode(0xf0);
+/// wave.set_exec(0b101);
+/// wave.set_vgpr_all(1, 0x3fc0_0000)?; // v1 = 1.5
+/// wave.set_vgpr_all(0, 0xdead_beef)?;
+/// wave.take_written(); // forget the setup's writes
+/// let fract = Instruction::unary(Opcode::FractF32, Encoding::Vop1, Operand::v(0), Operand::v(1));
+/// execute(Target::Gfx1030, &mut wave, &fract)?;
+/// assert_eq!(wave.vgpr(0, 0)?, 0x3f00_0000); // FRACT(1.5) = 0.5
+/// assert_eq!(wave.vgpr(0, 1)?, 0xdead_beef); // an inactive lane keeps its bits
+/// assert!(wave.take_written().vgprs.iter().eq([0])); // only v0 was written
+/// // GFX9 targets run wave64 only.
+/// assert!(Wave::for_target_with_size(Target::Gfx908, WaveSize::Wave32).is_err());
+/// # Ok::<(), amdgpu_valu::ExecError>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct Wave {
     size: WaveSize,
@@ -121,7 +150,9 @@ impl PartialEq for Wave {
 impl Eq for Wave {}
 
 impl Wave {
-    /// A wave of `size` lanes with every register 0, every lane active and MODE 0.
+    /// A wave of `size` lanes with every register 0, every lane active (EXEC
+    /// all ones) and MODE 0 (round to nearest even, every subnormal
+    /// flushed).
     pub fn new(size: WaveSize) -> Wave {
         Wave {
             size,
@@ -166,12 +197,14 @@ impl Wave {
         written
     }
 
-    /// A wave of `target`'s default size.
+    /// A wave of `target`'s default size (wave64 on GFX9, wave32 on GFX10
+    /// and later), as [`Wave::new`] makes it.
     pub fn for_target(target: Target) -> Wave {
         Wave::new(target.spec().default_wave)
     }
 
-    /// A wave of `size` lanes on `target`, refused when the target lacks it.
+    /// A wave of `size` lanes on `target`; an error when the target cannot
+    /// run that wave size (GFX9 has wave64 only).
     pub fn for_target_with_size(target: Target, size: WaveSize) -> Result<Wave, ExecError> {
         if !target.spec().supports_wave(size) {
             return Err(ExecError::WaveSizeNotOnTarget {
@@ -182,27 +215,30 @@ impl Wave {
         Ok(Wave::new(size))
     }
 
-    /// The wave size.
+    /// The wave size: 32 or 64 lanes.
     pub fn size(&self) -> WaveSize {
         self.size
     }
 
-    /// Number of lanes.
+    /// The number of lanes: 32 or 64.
     pub fn lanes(&self) -> usize {
         self.size.lanes()
     }
 
-    /// The MODE register.
+    /// The MODE register: FP_ROUND, FP_DENORM, DX10_CLAMP, IEEE and
+    /// FP16_OVFL, read by every float instruction.
     pub fn mode(&self) -> Mode {
         self.mode
     }
 
-    /// Set the MODE register.
+    /// Set the MODE register (as `s_setreg_b32 hwreg(HW_REG_MODE)` would);
+    /// e.g. 0xf0 keeps every subnormal and rounds to nearest even.
     pub fn set_mode(&mut self, mode: u32) {
         self.mode = Mode(mode);
     }
 
-    /// EXEC (only the wave's lanes' bits).
+    /// EXEC: bit L set means lane L is active and gets written (only the
+    /// wave's lanes' bits can be set).
     pub fn exec(&self) -> u64 {
         self.exec
     }
@@ -212,27 +248,28 @@ impl Wave {
         self.exec = exec & self.size.exec_mask();
     }
 
-    /// Whether `lane` is active.
+    /// Whether `lane` is active: its EXEC bit is set.
     pub fn lane_active(&self, lane: usize) -> bool {
         lane < self.lanes() && self.exec >> lane & 1 != 0
     }
 
-    /// VCC (64 bits; wave32 uses the low half).
+    /// VCC, the vector condition code (64 bits; wave32 uses `vcc_lo`, bits
+    /// 31:0); readable as a scalar source.
     pub fn vcc(&self) -> u64 {
         self.vcc
     }
 
-    /// Set VCC.
+    /// Set VCC (`vcc_lo` is bits 31:0, `vcc_hi` bits 63:32).
     pub fn set_vcc(&mut self, vcc: u64) {
         self.vcc = vcc;
     }
 
-    /// M0.
+    /// M0, the 32-bit miscellaneous scalar register; readable as a source.
     pub fn m0(&self) -> u32 {
         self.m0
     }
 
-    /// Set M0.
+    /// Set M0 (what instructions read as the `m0` scalar source).
     pub fn set_m0(&mut self, m0: u32) {
         self.m0 = m0;
     }
@@ -255,13 +292,13 @@ impl Wave {
         Ok(index * MAX_LANES + lane)
     }
 
-    /// VGPR `index` of `lane`.
+    /// The 32 bits of VGPR `vN` (N = `index`) in `lane`.
     pub fn vgpr(&self, index: usize, lane: usize) -> Result<u32, ExecError> {
         let i = self.check_vgpr(index, lane)?;
         Ok(self.vgprs[i])
     }
 
-    /// Set VGPR `index` of `lane`.
+    /// Set VGPR `vN` (N = `index`) in `lane` to `value`.
     pub fn set_vgpr(&mut self, index: usize, lane: usize, value: u32) -> Result<(), ExecError> {
         let i = self.check_vgpr(index, lane)?;
         self.written.vgprs.insert(index);
@@ -269,7 +306,7 @@ impl Wave {
         Ok(())
     }
 
-    /// Set VGPR `index` to `value` in every lane.
+    /// Set VGPR `vN` (N = `index`) to `value` in every lane of the wave.
     pub fn set_vgpr_all(&mut self, index: usize, value: u32) -> Result<(), ExecError> {
         for lane in 0..self.lanes() {
             self.set_vgpr(index, lane, value)?;
@@ -277,21 +314,22 @@ impl Wave {
         Ok(())
     }
 
-    /// The pair `index`, `index + 1` of `lane` as one 64-bit value (low dword in `index`).
+    /// The register pair vN, vN+1 (N = `index`) in `lane` as one 64-bit
+    /// value, as an F64 operand reads it: low dword in vN.
     pub fn vgpr64(&self, index: usize, lane: usize) -> Result<u64, ExecError> {
         let lo = self.vgpr(index, lane)?;
         let hi = self.vgpr(index + 1, lane)?;
         Ok(u64::from(hi) << 32 | u64::from(lo))
     }
 
-    /// Set the pair `index`, `index + 1` of `lane`.
+    /// Set the pair vN, vN+1 (N = `index`) in `lane`: low dword in vN.
     pub fn set_vgpr64(&mut self, index: usize, lane: usize, value: u64) -> Result<(), ExecError> {
         self.check_vgpr(index + 1, lane)?;
         self.set_vgpr(index, lane, value as u32)?;
         self.set_vgpr(index + 1, lane, (value >> 32) as u32)
     }
 
-    /// Set the pair `index`, `index + 1` in every lane.
+    /// Set the pair vN, vN+1 (N = `index`) in every lane: low dword in vN.
     pub fn set_vgpr64_all(&mut self, index: usize, value: u64) -> Result<(), ExecError> {
         for lane in 0..self.lanes() {
             self.set_vgpr64(index, lane, value)?;
@@ -299,7 +337,7 @@ impl Wave {
         Ok(())
     }
 
-    /// SGPR `index`.
+    /// The 32 bits of SGPR `sN` (N = `index`).
     pub fn sgpr(&self, index: usize) -> Result<u32, ExecError> {
         self.sgprs
             .get(index)
@@ -312,7 +350,7 @@ impl Wave {
             })
     }
 
-    /// Set SGPR `index`.
+    /// Set SGPR `sN` (N = `index`) to `value`.
     pub fn set_sgpr(&mut self, index: usize, value: u32) -> Result<(), ExecError> {
         let slot = self
             .sgprs

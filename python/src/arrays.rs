@@ -9,8 +9,8 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
-use amdgpu_valu::kernels::FormatKind;
 use amdgpu_valu::lanes::{self, LaneBits, LaneMods};
+use amdgpu_valu::FormatKind;
 use amdgpu_valu::{Omod, Target};
 
 use crate::{exec_error, target};

@@ -6,9 +6,9 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
-use amdgpu_valu::kernels::FormatKind;
-use amdgpu_valu::wave::{NUM_SGPRS, NUM_VGPRS};
+use amdgpu_valu::FormatKind;
 use amdgpu_valu::{Operand, Target, WaveSize};
+use amdgpu_valu::{NUM_SGPRS, NUM_VGPRS};
 
 use crate::instruction::Instruction;
 use crate::{exec_error, ExecError};

@@ -173,8 +173,7 @@ pub fn run_form(
         }
         _ => {
             let high = (out >> 16) & 0xffff;
-            if t.spec().f16_dst_high.value == amdgpu_valu::target::F16DstHigh::Zero && !is_true16(t)
-            {
+            if t.spec().f16_dst_high.value == amdgpu_valu::F16DstHigh::Zero && !is_true16(t) {
                 assert_eq!(high, 0, "GFX9 zeroes the high half of an F16 result");
             } else {
                 assert_eq!(high, 0xa5a5, "high half of an F16 result not preserved");

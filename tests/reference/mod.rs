@@ -6,12 +6,12 @@
 //! argument); the hardware rules are layered on top, one function per step of
 //! docs/semantics.md §3. Nothing here calls the kernels: only the format
 //! constants (`QUIET_BIT`, `ONE_MINUS_ULP`, ...) are read from
-//! `amdgpu_valu::kernels::format`, and the MODE fields are decoded here from
+//! `amdgpu_valu::__testing::kernels::format`, and the MODE fields are decoded here from
 //! the table of docs/semantics.md §2.
 
 #![allow(dead_code)]
 
-use amdgpu_valu::kernels::format::{Format, FormatKind, F16, F32, F64};
+use amdgpu_valu::__testing::kernels::format::{Format, FormatKind, F16, F32, F64};
 use rustc_apfloat::ieee::{Double, Half, Single};
 use rustc_apfloat::{Float, Round};
 

@@ -6,9 +6,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use amdgpu_valu::kernels::format::{Format, FormatKind, F16};
-use amdgpu_valu::kernels::wave::{run_lanes_on, Fract, KernelPath, Ldexp};
-use amdgpu_valu::kernels::{
+use amdgpu_valu::__testing::kernels::format::{Format, FormatKind, F16};
+use amdgpu_valu::__testing::kernels::wave::{run_lanes_on, Fract, KernelPath, Ldexp};
+use amdgpu_valu::__testing::kernels::{
     ClampNan, FloatRules, Mode, Modifiers, Omod, OmodGate, Policy, SnanPolicy,
 };
 use amdgpu_valu::{execute, Encoding, Instruction, Opcode, Operand, Target, Wave, WaveSize};

@@ -92,8 +92,26 @@ fn operand(
     }
 }
 
-/// Decode one instruction at the start of `bytes`: the instruction and its
-/// length in bytes.
+/// Decode the instruction at the start of `bytes` (little-endian dwords, as
+/// in memory) for `target`: the instruction and its length in bytes (4 for
+/// VOP1/VOP2, 8 for VOP3 or SDWA, plus 4 or 8 for a literal). Bytes after
+/// it are ignored. Truncated input, an encoding or opcode out of scope, a
+/// reserved field value or an operand the target refuses is a
+/// [`DecodeError`] with its byte offset.
+///
+/// ```
+/// use amdgpu_valu::{asm, Opcode, Target};
+/// use amdgpu_valu::asm::DecodeError;
+///
+/// // v_fract_f64_e32 v[2:3], v[4:5] on gfx90a (VOP1, one dword).
+/// let (instr, len) = asm::decode(Target::Gfx90a, &[0x04, 0x65, 0x04, 0x7e])?;
+/// assert_eq!((instr.opcode, len), (Opcode::FractF64, 4));
+/// assert_eq!(asm::disassemble(Target::Gfx90a, &instr), "v_fract_f64_e32 v[2:3], v[4:5]");
+/// // The first dword of a VOP3 word alone is truncated.
+/// let vop3 = asm::assemble(Target::Gfx90a, "v_fract_f64_e64 v[2:3], v[4:5] clamp")?;
+/// assert!(matches!(asm::decode(Target::Gfx90a, &vop3[..4]), Err(DecodeError::Truncated { offset: 4, .. })));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn decode(target: Target, bytes: &[u8]) -> Result<(Instruction, usize), DecodeError> {
     let te = target_encoding(target);
     let w = Words { bytes };

@@ -346,7 +346,10 @@ pub(crate) fn validate(te: &TargetEncoding, instr: &Instruction) -> Result<(), E
     Ok(())
 }
 
-/// The machine code of `instr` on `target`.
+/// The machine code of `instr` on `target`, as `llvm-mc` encodes it: the
+/// instruction's own encoding (no e32/e64 choice is made here), then any
+/// literal dword. An [`EncodeError`] when the target lacks the form or a
+/// field cannot hold an operand or modifier.
 pub fn encode(target: Target, instr: &Instruction) -> Result<Vec<u8>, EncodeError> {
     encode_with(target_encoding(target), instr)
 }

@@ -1,21 +1,40 @@
-//! Machine code: LLVM's AMDGPU assembly syntax to bytes and back.
+//! Machine code: LLVM's AMDGPU assembly syntax to bytes and back, for every
+//! V_FRACT and V_LDEXP form (VOP1, VOP2, VOP3, SDWA) on every target,
+//! exactly as LLVM 22's `llvm-mc` does.
 //!
-//! - [`parse`]: one line of assembly to a typed [`Instruction`], choosing the
-//!   encoding (and literal versus inline constant) the way `llvm-mc` does;
+//! - [`parse`]: one line of assembly to a typed
+//!   [`Instruction`](crate::Instruction), choosing the encoding (e32 or e64)
+//!   and literal versus inline constant the way `llvm-mc` does;
 //! - [`encode`] and [`assemble`]: the machine code of an instruction;
 //! - [`decode`]: machine code to an instruction and its length;
 //! - [`disassemble`]: an instruction in LLVM's canonical spelling, so text ->
 //!   bytes -> text -> bytes is a fixed point.
 //!
-//! The field layouts and opcode numbers come from [`tables`]; the checked-in
-//! fixtures in `tests/fixtures/encodings/` (written by `cargo xtask fixtures`
-//! from `llvm-mc-22`) are the authority every function here is tested on.
+//! ```
+//! use amdgpu_valu::{asm, Encoding, Opcode, Operand, Target};
+//!
+//! let t = Target::Gfx1201;
+//! // 0.1 is no inline constant: LLVM picks VOP1 (e32) with a literal dword.
+//! let bytes = asm::assemble(t, "v_fract_f32 v1, 0.1")?;
+//! assert_eq!(bytes, [0xff, 0x40, 0x02, 0x7e, 0xcd, 0xcc, 0xcc, 0x3d]);
+//! let (instr, len) = asm::decode(t, &bytes)?;
+//! assert_eq!(len, 8);
+//! assert_eq!((instr.opcode, instr.encoding), (Opcode::FractF32, Encoding::Vop1));
+//! assert_eq!(instr.src0, Operand::Literal(0x3dcc_cccd));
+//! assert_eq!(asm::disassemble(t, &instr), "v_fract_f32_e32 v1, 0x3dcccccd");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! The field layouts and opcode numbers come from each target's `isa-spec/`
+//! file (generated into the crate). The repository's encoding fixtures,
+//! written from `llvm-mc-22` output for every form, operand kind and
+//! modifier, are what every function here is tested against.
 
 mod decode;
 mod encode;
 mod print;
 mod syntax;
-pub mod tables;
+pub(crate) mod tables;
 
 use core::fmt;
 
@@ -28,16 +47,19 @@ use crate::target::Target;
 
 /// The encoding tables of `target`: field layouts, operand codes and
 /// limits from `isa-spec/`, generated into `crate::generated`.
-pub fn target_encoding(target: Target) -> &'static tables::TargetEncoding {
+pub(crate) fn target_encoding(target: Target) -> &'static tables::TargetEncoding {
     crate::generated::encoding(target)
 }
 
-/// Why a line of assembly was refused.
+/// Why a line of assembly was refused: a syntax error, an instruction or
+/// operand the target does not have, or a form that cannot encode it (as
+/// `llvm-mc` refuses it).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AsmError {
-    /// 1-based column (byte offset in the line + 1) of the offending token.
+    /// The 1-based column (byte offset in the line + 1) of the offending
+    /// token; 1 when the whole instruction cannot be encoded.
     pub column: usize,
-    /// What was wrong.
+    /// What was wrong, in LLVM's words where LLVM has them.
     pub reason: String,
 }
 
@@ -49,50 +71,56 @@ impl fmt::Display for AsmError {
 
 impl std::error::Error for AsmError {}
 
-/// Why bytes could not be decoded.
+/// Why machine code could not be decoded. Offsets count bytes from the
+/// start of the input. New variants may be added in minor releases.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum DecodeError {
-    /// The input ends inside an instruction.
+    /// The input ends inside an instruction (a VOP3 or SDWA second dword,
+    /// or a literal dword, is missing).
     Truncated {
-        /// Byte offset of the missing dword.
+        /// The byte offset of the missing dword.
         offset: usize,
-        /// Bytes the instruction needs.
+        /// The bytes the instruction needs.
         needed: usize,
-        /// Bytes there are.
+        /// The bytes there are.
         available: usize,
     },
-    /// The word is not one of the encodings in scope (VOP1, VOP2, VOP3, SDWA).
+    /// The word's encoding bits are none of the encodings in scope (VOP1,
+    /// VOP2, VOP3, SDWA; DPP is not implemented).
     UnknownEncoding {
-        /// Byte offset of the word.
+        /// The byte offset of the word.
         offset: usize,
-        /// The word.
+        /// The 32-bit word, little-endian as the input holds it.
         word: u32,
     },
-    /// The encoding is known but the opcode is not FRACT/LDEXP on this target.
+    /// The encoding is known but its opcode field is not V_FRACT or V_LDEXP
+    /// on this target.
     UnknownOpcode {
-        /// Byte offset of the word.
+        /// The byte offset of the word.
         offset: usize,
-        /// The encoding's name.
+        /// The encoding's name (`VOP1`, `VOP2`, `VOP3`, `SDWA`).
         encoding: &'static str,
-        /// The opcode number.
+        /// The opcode field's value.
         op: u32,
     },
-    /// A field holds a value that is reserved or that these instructions
-    /// cannot take.
+    /// A field holds a value that is reserved, or an operand code these
+    /// instructions cannot take (e.g. a bit that must be 0 in the SDWA
+    /// word, selector value 7).
     Reserved {
-        /// Byte offset of the word holding the field.
+        /// The byte offset of the word holding the field.
         offset: usize,
-        /// The field's name.
+        /// The field's name (`src0`, `dst_sel`, `omod`...).
         field: &'static str,
         /// Its value.
         value: u32,
     },
-    /// The fields are well-formed but name something invalid (a misaligned
-    /// pair, too many scalar operands...).
+    /// The fields are well-formed but name something the target refuses
+    /// (a misaligned register pair, too many scalar operands...).
     Invalid {
-        /// Byte offset of the instruction.
+        /// The byte offset of the instruction.
         offset: usize,
-        /// Why.
+        /// What is refused.
         reason: String,
     },
 }
@@ -134,24 +162,25 @@ impl std::error::Error for DecodeError {}
 /// Which part of an instruction an encoding problem is in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Slot {
-    /// The mnemonic: the form itself.
+    /// The mnemonic: the target lacks the opcode in that encoding.
     Mnemonic,
-    /// The destination.
+    /// The destination operand (`vdst`).
     Dst,
-    /// The first source.
+    /// src0, the float source.
     Src0,
-    /// The second source.
+    /// src1, V_LDEXP's exponent.
     Src1,
-    /// A modifier (clamp, omod, op_sel, SDWA selectors).
+    /// A modifier field: ABS/NEG, CLAMP, OMOD, OPSEL or the SDWA selectors.
     Modifier,
 }
 
-/// Why an instruction cannot be encoded on a target.
+/// Why an instruction has no machine code on a target: the form, an
+/// operand or a modifier that the encoding's fields cannot hold.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EncodeError {
-    /// Where the problem is.
+    /// The part of the instruction at fault.
     pub slot: Slot,
-    /// What it is.
+    /// What cannot be encoded, in LLVM's words where LLVM has them.
     pub reason: String,
 }
 
@@ -170,7 +199,21 @@ impl fmt::Display for EncodeError {
 
 impl std::error::Error for EncodeError {}
 
-/// Assemble one line of LLVM AMDGPU assembly for `target`.
+/// The machine code of one line of LLVM AMDGPU assembly for `target`, as
+/// `llvm-mc -arch=amdgcn -mcpu=<target> -show-encoding` prints it (with
+/// `-mattr=+real-true16` on gfx11 and gfx12): [`parse`] then [`encode`].
+///
+/// ```
+/// use amdgpu_valu::{asm, Target};
+///
+/// // An explicit e64 form with NEG, OMOD and true16 halves (VOP3 + OPSEL).
+/// let bytes = asm::assemble(Target::Gfx1100, "v_ldexp_f16_e64 v0.h, -v1.l, v2.l mul:2")?;
+/// assert_eq!(bytes.len(), 8);
+/// // The same text on a GFX9 target has no `.h` halves: an error with its column.
+/// let err = asm::assemble(Target::Gfx908, "v_ldexp_f16_e64 v0.h, -v1.l, v2.l").unwrap_err();
+/// assert!(err.column > 1);
+/// # Ok::<(), asm::AsmError>(())
+/// ```
 pub fn assemble(target: Target, text: &str) -> Result<Vec<u8>, AsmError> {
     let instr = parse(target, text)?;
     encode(target, &instr).map_err(|e| AsmError {

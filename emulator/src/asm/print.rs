@@ -84,7 +84,9 @@ fn source(op: Operand, mods: SrcMods, ty: OpType, halves: bool) -> String {
     s
 }
 
-/// `instr` as LLVM's disassembler spells it on `target`.
+/// `instr` as LLVM's disassembler spells it on `target` (`llvm-mc
+/// --disassemble`): the mnemonic with its encoding suffix, register pairs
+/// as `v[2:3]`, literals in hex, modifiers in LLVM's order.
 pub fn disassemble(target: Target, instr: &Instruction) -> String {
     let te = target_encoding(target);
     let (t0, t1) = src_types(instr.opcode);

@@ -51,11 +51,6 @@ impl Field {
     pub const fn put(self, word: u32, value: u32) -> u32 {
         (word & !(self.mask() << self.lo)) | ((value & self.mask()) << self.lo)
     }
-
-    /// Whether `value` fits the field.
-    pub const fn fits(self, value: u32) -> bool {
-        value & !self.mask() == 0
-    }
 }
 
 /// VOP1: one source, 32 bits (`_e32`).

@@ -4,19 +4,24 @@
 //! All arithmetic in the kernels is integer work on raw encodings widened to
 //! `u64`; the host's floating-point unit is never involved.
 
-/// The three IEEE binary formats the instructions produce.
+/// The three IEEE 754 binary formats of the instructions' results and
+/// float sources; the format also picks which MODE fields an instruction
+/// reads (docs/semantics.md §2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum FormatKind {
-    /// binary16
+    /// binary16 (half): 1 sign, 5 exponent and 10 fraction bits; MODE bits
+    /// 3:2 and 7:6.
     F16,
-    /// binary32
+    /// binary32 (single): 1 sign, 8 exponent and 23 fraction bits; MODE bits
+    /// 1:0 and 5:4.
     F32,
-    /// binary64
+    /// binary64 (double, a VGPR pair): 1 sign, 11 exponent and 52 fraction
+    /// bits; MODE bits 3:2 and 7:6.
     F64,
 }
 
 impl FormatKind {
-    /// Lower-case name as used in mnemonics (`f16`, `f32`, `f64`).
+    /// The lower-case name as mnemonics spell it (`f16`, `f32`, `f64`).
     pub fn name(self) -> &'static str {
         match self {
             FormatKind::F16 => "f16",
@@ -25,7 +30,7 @@ impl FormatKind {
         }
     }
 
-    /// Width of an encoding in bits.
+    /// The width of an encoding in bits: 16, 32 or 64.
     pub fn bits(self) -> u32 {
         match self {
             FormatKind::F16 => 16,

@@ -1,23 +1,25 @@
 //! The per-instruction decisions, taken once from MODE, the target's policies
 //! and the instruction's modifiers, and then applied to every lane.
 
-use super::format::Format;
+use super::format::{Format, FormatKind, F16, F32, F64};
 
-/// FP_ROUND encoding (docs/semantics.md §2).
+/// A rounding direction: the 2-bit MODE.FP_ROUND field of a format
+/// (docs/semantics.md §2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Round {
-    /// 0: round to nearest, ties to even.
+    /// FP_ROUND 0: to nearest, ties to even.
     NearestEven,
-    /// 1: toward +infinity.
+    /// FP_ROUND 1: toward +infinity.
     TowardPositive,
-    /// 2: toward -infinity.
+    /// FP_ROUND 2: toward -infinity.
     TowardNegative,
-    /// 3: toward zero.
+    /// FP_ROUND 3: toward zero.
     TowardZero,
 }
 
 impl Round {
-    /// Decode a 2-bit FP_ROUND field.
+    /// The direction a 2-bit FP_ROUND field value names (bits above 1:0
+    /// are ignored).
     pub fn from_field(f: u32) -> Round {
         match f & 3 {
             0 => Round::NearestEven,
@@ -27,7 +29,8 @@ impl Round {
         }
     }
 
-    /// Short name for explanations.
+    /// A short name (`nearest-even`, `toward +inf`, `toward -inf`,
+    /// `toward zero`), as explanations print it.
     pub fn name(self) -> &'static str {
         match self {
             Round::NearestEven => "nearest-even",
@@ -37,9 +40,9 @@ impl Round {
         }
     }
 
-    /// Whether a magnitude with kept last bit `odd`, first discarded bit
-    /// `guard` and any lower discarded bit `sticky` rounds up, for a value of
-    /// sign `negative`.
+    /// Whether a magnitude rounds up (away from zero) in this direction:
+    /// `odd` is its last kept bit, `guard` the first discarded bit, `sticky`
+    /// whether any lower discarded bit is set, `negative` its sign.
     #[inline(always)]
     pub fn rounds_up(self, negative: bool, odd: bool, guard: bool, sticky: bool) -> bool {
         match self {
@@ -51,22 +54,25 @@ impl Round {
     }
 }
 
-/// Output modifier, as encoded in OMOD (1 = mul:2, 2 = mul:4, 3 = div:2).
+/// The output modifier OMOD: scale the rounded result by 2, 4 or 1/2 when
+/// the target and MODE make it effective (docs/semantics.md §6). Encoded
+/// in a 2-bit field: 1 = mul:2, 2 = mul:4, 3 = div:2.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Omod {
-    /// No output modifier.
+    /// OMOD 0: no output modifier.
     #[default]
     None,
-    /// mul:2
+    /// OMOD 1, `mul:2`: the result times 2 (exponent + 1).
     Mul2,
-    /// mul:4
+    /// OMOD 2, `mul:4`: the result times 4 (exponent + 2).
     Mul4,
-    /// div:2
+    /// OMOD 3, `div:2`: the result halved (exponent - 1).
     Div2,
 }
 
 impl Omod {
-    /// Decode the 2-bit OMOD field.
+    /// The modifier a 2-bit OMOD field value names (bits above 1:0 are
+    /// ignored).
     pub fn from_field(f: u32) -> Omod {
         match f & 3 {
             0 => Omod::None,
@@ -76,7 +82,7 @@ impl Omod {
         }
     }
 
-    /// The 2-bit OMOD field.
+    /// The value of the 2-bit OMOD field.
     pub fn field(self) -> u32 {
         match self {
             Omod::None => 0,
@@ -86,7 +92,7 @@ impl Omod {
         }
     }
 
-    /// Assembly spelling (`mul:2`, `mul:4`, `div:2`), empty for none.
+    /// LLVM's assembly spelling (`mul:2`, `mul:4`, `div:2`), empty for none.
     pub fn syntax(self) -> &'static str {
         match self {
             Omod::None => "",
@@ -100,28 +106,33 @@ impl Omod {
 /// When OMOD takes effect on a target (docs/semantics.md §6.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum OmodGate {
-    /// gfx1201/gfx1250: OMOD always applies.
+    /// OMOD always applies (gfx1201, gfx1250).
     Always,
-    /// Pre-GFX12: only when MODE.IEEE = 0 and the result format's
-    /// output-denormal bit is 0.
+    /// OMOD applies only when MODE.IEEE = 0 and the result format's
+    /// output-denormal bit is 0 (flushed); otherwise it is ignored as if
+    /// absent (before GFX12).
     IeeeAndOutputDenorm,
 }
 
 /// What CLAMP does with a NaN (docs/semantics.md §6.3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ClampNan {
-    /// gfx1201/gfx1250: NaN always clamps to +0.
+    /// CLAMP turns a NaN into +0 whatever MODE says (gfx1201, gfx1250).
     AlwaysZero,
-    /// Pre-GFX12: NaN clamps to +0 only when MODE.DX10_CLAMP is 1.
+    /// CLAMP turns a NaN into +0 only when MODE.DX10_CLAMP (bit 8) is 1;
+    /// otherwise the NaN passes (before GFX12).
     Dx10Clamp,
 }
 
-/// What FRACT and LDEXP do with a signalling NaN source.
+/// What FRACT and LDEXP return for a signalling NaN source
+/// (docs/semantics.md §10.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SnanPolicy {
-    /// Set the quiet bit (measured on gfx1201).
+    /// The NaN with its quiet bit set, sign and payload kept (measured on
+    /// gfx1201).
     Quiet,
-    /// Return it unchanged when MODE.IEEE = 0 (other VALU ops on gfx1100).
+    /// The NaN unchanged when MODE.IEEE = 0, quieted when it is 1 (as other
+    /// VALU instructions behave on gfx1100).
     KeepWhenIeeeOff,
 }
 
@@ -139,41 +150,88 @@ pub struct FloatRules {
     pub snan: SnanPolicy,
 }
 
-/// MODE register fields (docs/semantics.md §2).
+/// The 32-bit MODE register, which float instructions read: FP_ROUND (bits
+/// 1:0 for F32 results, 3:2 for F16 and F64), FP_DENORM (5:4 for F32, 7:6
+/// for F16 and F64: the low bit keeps subnormal inputs, the high bit
+/// subnormal outputs), DX10_CLAMP (8), IEEE (9) and FP16_OVFL (23)
+/// (docs/semantics.md §2).
+///
+/// ```
+/// use amdgpu_valu::{FormatKind, Mode, Round};
+///
+/// let mode = Mode(0xf3); // F32 toward zero; F16/F64 nearest even; keep subnormals
+/// assert_eq!(mode.round_of(FormatKind::F32), Round::TowardZero);
+/// assert_eq!(mode.round_of(FormatKind::F64), Round::NearestEven);
+/// assert!(mode.keeps_input_subnormals(FormatKind::F16));
+/// assert!(!mode.ieee());
+/// // 0xd0: F32 subnormal inputs kept (bit 4), outputs flushed (bit 5 clear).
+/// assert!(Mode(0xd0).keeps_input_subnormals(FormatKind::F32));
+/// assert!(!Mode(0xd0).keeps_output_subnormals(FormatKind::F32));
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Mode(pub u32);
 
 impl Mode {
-    /// Bit 8.
+    /// DX10_CLAMP, bit 8 (before GFX12): CLAMP turns a NaN into +0.
     pub const DX10_CLAMP: u32 = 1 << 8;
-    /// Bit 9.
+    /// IEEE, bit 9 (before GFX12): when set, OMOD is ignored and signalling
+    /// NaNs are quieted.
     pub const IEEE: u32 = 1 << 9;
-    /// Bit 23.
+    /// FP16_OVFL, bit 23: an F16 overflow gives +-65504 (the largest finite
+    /// value) instead of +-infinity, in every rounding mode.
     pub const FP16_OVFL: u32 = 1 << 23;
 
     /// FP_ROUND of format `F`.
+    #[doc(hidden)]
     pub fn round<F: Format>(self) -> Round {
         Round::from_field(self.0 >> F::MODE_ROUND_SHIFT)
     }
     /// FP_DENORM input bit of format `F`: keep input subnormals.
+    #[doc(hidden)]
     pub fn keep_input_denorm<F: Format>(self) -> bool {
         self.0 >> F::MODE_DENORM_SHIFT & 1 != 0
     }
     /// FP_DENORM output bit of format `F`: keep output subnormals.
+    #[doc(hidden)]
     pub fn keep_output_denorm<F: Format>(self) -> bool {
         self.0 >> (F::MODE_DENORM_SHIFT + 1) & 1 != 0
     }
-    /// MODE.IEEE (meaningful only where the bit exists).
+    /// The FP_ROUND field an instruction with `format` results reads: bits
+    /// 1:0 for F32, bits 3:2 for F16 and F64.
+    pub fn round_of(self, format: FormatKind) -> Round {
+        Round::from_field(self.0 >> mode_shifts(format).0)
+    }
+    /// Whether subnormal sources are kept (FP_DENORM bit 4 for F32, bit 6
+    /// for F16 and F64); a 0 bit flushes them to the zero of their sign.
+    pub fn keeps_input_subnormals(self, format: FormatKind) -> bool {
+        self.0 >> mode_shifts(format).1 & 1 != 0
+    }
+    /// Whether subnormal results are kept (FP_DENORM bit 5 for F32, bit 7
+    /// for F16 and F64); a 0 bit flushes them to the zero of their sign.
+    pub fn keeps_output_subnormals(self, format: FormatKind) -> bool {
+        self.0 >> (mode_shifts(format).1 + 1) & 1 != 0
+    }
+    /// MODE.IEEE, bit 9 (meaningful only where the bit exists, before GFX12).
     pub fn ieee(self) -> bool {
         self.0 & Self::IEEE != 0
     }
-    /// MODE.DX10_CLAMP (meaningful only where the bit exists).
+    /// MODE.DX10_CLAMP, bit 8 (meaningful only where the bit exists, before
+    /// GFX12).
     pub fn dx10_clamp(self) -> bool {
         self.0 & Self::DX10_CLAMP != 0
     }
-    /// MODE.FP16_OVFL.
+    /// MODE.FP16_OVFL, bit 23: F16 overflow saturates to +-65504.
     pub fn fp16_ovfl(self) -> bool {
         self.0 & Self::FP16_OVFL != 0
+    }
+}
+
+/// The FP_ROUND and FP_DENORM positions in MODE of `format`'s results.
+fn mode_shifts(format: FormatKind) -> (u32, u32) {
+    match format {
+        FormatKind::F16 => (F16::MODE_ROUND_SHIFT, F16::MODE_DENORM_SHIFT),
+        FormatKind::F32 => (F32::MODE_ROUND_SHIFT, F32::MODE_DENORM_SHIFT),
+        FormatKind::F64 => (F64::MODE_ROUND_SHIFT, F64::MODE_DENORM_SHIFT),
     }
 }
 
