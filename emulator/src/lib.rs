@@ -35,6 +35,7 @@ pub mod capture;
 pub mod display;
 pub mod error;
 pub mod exec;
+pub mod validate;
 pub mod explain;
 pub mod instr;
 pub mod kernels;
