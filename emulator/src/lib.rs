@@ -35,12 +35,12 @@ pub mod capture;
 pub mod display;
 pub mod error;
 pub mod exec;
-pub mod validate;
 pub mod explain;
 pub mod instr;
 pub mod kernels;
 pub mod lanes;
 pub mod target;
+pub mod validate;
 pub mod wave;
 
 #[rustfmt::skip]

@@ -151,7 +151,13 @@ pub fn check(spec: &TargetSpec, instr: &Instruction) -> Result<(), Violation> {
 }
 
 /// A register half needs a 16-bit operand on a true16 target outside SDWA.
-fn part_ok(spec: &TargetSpec, slot: Slot, part: Part, width: u32, enc: Encoding) -> Result<(), Violation> {
+fn part_ok(
+    spec: &TargetSpec,
+    slot: Slot,
+    part: Part,
+    width: u32,
+    enc: Encoding,
+) -> Result<(), Violation> {
     if part == Part::Full {
         return Ok(());
     }

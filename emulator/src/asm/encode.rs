@@ -317,7 +317,9 @@ fn encode_error(te: &TargetEncoding, instr: &Instruction, v: Violation) -> Encod
         Rule::MisalignedSgprPair { .. } => "invalid register alignment".into(),
         Rule::InlineIntRange { value } => format!("inline integer {value} is outside -16..=64"),
         Rule::Literal64Width => match te.family.codes.literal64 {
-            Some(_) => "invalid operand for instruction: a 64-bit literal needs an F64 source".into(),
+            Some(_) => {
+                "invalid operand for instruction: a 64-bit literal needs an F64 source".into()
+            }
             None => "lit64 is not supported on this GPU".into(),
         },
         Rule::Vop2Src1NotVgpr => "invalid operand for instruction: e32 src1 must be a VGPR".into(),

@@ -13,6 +13,9 @@
 
 mod decode;
 mod encode;
+mod lex;
+mod literal;
+mod operands;
 mod print;
 mod syntax;
 pub mod tables;

@@ -84,7 +84,10 @@ fn pre_check_matches_the_check_on_the_fixtures() {
             }
         }
     }
-    assert!(accepted > 1000, "only {accepted} fixtures took the fast path");
+    assert!(
+        accepted > 1000,
+        "only {accepted} fixtures took the fast path"
+    );
 }
 
 /// SplitMix64.
@@ -222,5 +225,8 @@ fn pre_check_matches_the_check_on_random_instructions() {
         plain += usize::from(plain_shape(&instr));
     }
     // Both answers are common, so the comparison means something.
-    assert!(fast > 5_000 && plain - fast > 5_000, "fast {fast}, plain {plain}");
+    assert!(
+        fast > 5_000 && plain - fast > 5_000,
+        "fast {fast}, plain {plain}"
+    );
 }

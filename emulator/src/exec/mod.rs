@@ -152,11 +152,14 @@ pub(super) fn invalid(operand: &'static str, reason: impl Into<String>) -> ExecE
     }
 }
 
-
 /// The instruction check of [`crate::validate::check`] and the wave size,
 /// as an [`ExecError`]: a missing form first, then the wave size, then the
 /// operand rules.
-pub(crate) fn validate(spec: &TargetSpec, wave: &Wave, instr: &Instruction) -> Result<(), ExecError> {
+pub(crate) fn validate(
+    spec: &TargetSpec,
+    wave: &Wave,
+    instr: &Instruction,
+) -> Result<(), ExecError> {
     let checked = crate::validate::check(spec, instr);
     if let Err(v) = checked {
         if v.rule == Rule::FormNotOnTarget {

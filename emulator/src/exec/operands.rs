@@ -223,4 +223,3 @@ fn read_operand(
     let _ = spec;
     Ok(())
 }
-
