@@ -65,3 +65,15 @@ pub struct ReadmeDoctests;
 pub fn execute(target: Target, wave: &mut Wave, instr: &Instruction) -> Result<(), ExecError> {
     generated::execute(target, wave, instr)
 }
+
+/// Execute `instr` under `spec`, a target's facts possibly changed: for
+/// tests that flip a policy on a copy of [`Target::spec`] and show the
+/// behaviour change. Not a supported interface: use [`execute`].
+#[doc(hidden)]
+pub fn execute_with_spec(
+    spec: &TargetSpec,
+    wave: &mut Wave,
+    instr: &Instruction,
+) -> Result<(), ExecError> {
+    generated::execute_spec(spec, wave, instr)
+}

@@ -5,7 +5,7 @@
 use crate::error::ExecError;
 use crate::instr::{Instruction, Operand, Part, ScalarReg, SdwaSel};
 use crate::kernels::{Format, FormatKind};
-use crate::target::TargetSpec;
+use crate::target::{SdwaConstantSel, TargetSpec};
 use crate::wave::{Wave, MAX_LANES, NUM_VGPRS};
 
 /// The right shift that brings a 16-bit operand in register half `part` to
@@ -166,6 +166,10 @@ fn read_operand(
         };
         v & mask
     };
+    // An SDWA selector on an inline constant: ignored, or applied to the
+    // constant's encoding as to a register's (`sdwa_constant_sel`) [open].
+    let applied = spec.sdwa_constant_sel.map(|s| s.value) == Some(SdwaConstantSel::Applied);
+    let constant = |v: u64| if applied { narrow(v, Part::Full) } else { v };
     match op {
         Operand::Vgpr { index, part } => {
             let index = usize::from(index);
@@ -200,14 +204,14 @@ fn read_operand(
             let v = if width == 64 { v } else { narrow(v, part) };
             out.fill(v);
         }
-        Operand::InlineInt(i) => out.fill(i as i64 as u64 & mask),
+        Operand::InlineInt(i) => out.fill(constant(i as i64 as u64 & mask)),
         Operand::InlineFloat(c) => {
             let format = float.unwrap_or(if width == 16 {
                 FormatKind::F16
             } else {
                 FormatKind::F32
             });
-            out.fill(c.bits(format) & mask);
+            out.fill(constant(c.bits(format) & mask));
         }
         Operand::Literal(l) => {
             // A 64-bit float operand's literal is its high dword.
@@ -220,6 +224,5 @@ fn read_operand(
         }
         Operand::Literal64(l) => out.fill(l & mask),
     }
-    let _ = spec;
     Ok(())
 }

@@ -4,10 +4,11 @@
 use super::operands::{half_shift, read_exponent, read_float_source};
 use super::{invalid, missing_src1};
 use crate::error::ExecError;
-use crate::instr::{Instruction, Operand, Part};
+use crate::instr::{DstUnused, Instruction, Operand, Part, SdwaSel};
+use crate::kernels::scaled::scaled_before_rounding;
 use crate::kernels::wave::{run_io_dispatched, Operation, WaveIo};
-use crate::kernels::{Format, Policy};
-use crate::target::{F16DstHigh, TargetSpec};
+use crate::kernels::{Format, FormatKind, Omod, Policy};
+use crate::target::{F16DstHigh, SdwaF16DwordDst, SdwaF16Output, TargetSpec};
 use crate::wave::{Wave, MAX_LANES, NUM_VGPRS};
 
 /// Where an F16 result goes in a non-SDWA destination word: the old bits
@@ -167,19 +168,37 @@ pub(super) fn copied<O: Operation, F: Format>(
 
     if let Some(sdwa) = instr.sdwa {
         // The results of every lane first, then the dst_sel merge of the
-        // active ones. An F16 result is its 16 bits zero-extended [open:
-        // SDWA dst_sel DWORD].
+        // active ones.
         let mut out = [0u32; MAX_LANES];
         let mut out_hi = [0u32; MAX_LANES];
-        run_io_dispatched::<O, F>(
-            &mut io(&mut out[..lanes], &mut out_hi[..wide], 0, 0, u64::MAX),
-            policy,
-        );
+        let f16 = F::KIND == FormatKind::F16;
+        let output = spec.sdwa_f16_output.map(|s| s.value);
+        if f16 && policy.omod != Omod::None && output == Some(SdwaF16Output::ScaledBeforeRounding) {
+            // OMOD before the rounding: one lane at a time.
+            for (lane, o) in out[..lanes].iter_mut().enumerate() {
+                let src = WaveIo::source::<F>(src_lo[lane], 0, src_shift);
+                let e = O::HAS_EXPONENT.then(|| WaveIo::exponent::<F>(exp[lane], exp_shift));
+                *o = scaled_before_rounding::<F>(src, e, policy) as u32;
+            }
+        } else {
+            run_io_dispatched::<O, F>(
+                &mut io(&mut out[..lanes], &mut out_hi[..wide], 0, 0, u64::MAX),
+                policy,
+            );
+        }
+        // An F16 result with dst_sel DWORD: its 16 bits zero-extended, or
+        // bits 31:16 kept (`sdwa_f16_dword_dst`) [open].
+        let dword = spec.sdwa_f16_dword_dst.map(|s| s.value);
+        let (unused, (shift, width)) = match (f16, sdwa.dst_sel, dword) {
+            (true, SdwaSel::Dword, Some(SdwaF16DwordDst::PreserveHigh)) => {
+                (DstUnused::Preserve, (0, 16))
+            }
+            _ => (sdwa.dst_unused, sdwa.dst_sel.field_bits()),
+        };
         let dst = wave.vgpr_lanes_mut(index).ok_or(oob(index))?;
-        let (shift, width) = sdwa.dst_sel.field_bits();
         for (lane, (d, &v)) in dst.iter_mut().zip(&out).enumerate() {
             if exec >> lane & 1 != 0 {
-                *d = sdwa.dst_unused.merge(*d, v, shift, width);
+                *d = unused.merge(*d, v, shift, width);
             }
         }
         return Ok(());
