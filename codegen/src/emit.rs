@@ -85,13 +85,16 @@ fn all(fields: &Fields) -> Vec<TokenStream> {
 /// The fields of a `TargetSpec` after `target` and `family`.
 fn spec_fields(s: &Spec) -> Fields {
     let wave_sizes = s.wave.sizes.iter().map(|&l| wave_size(l));
-    let sdwa_f16_output = match &s.sdwa_f16_output {
-        Some(o) => {
-            let o = sourced(o);
-            quote!(Some(#o))
+    fn optional<T: PolicyValue>(o: &Option<Sourced<T>>) -> TokenStream {
+        match o {
+            Some(o) => {
+                let o = sourced(o);
+                quote!(Some(#o))
+            }
+            None => quote!(None),
         }
-        None => quote!(None),
-    };
+    }
+    let sdwa_f16_output = optional(&s.sdwa_f16_output);
     let forms = s.forms.iter().map(|f| {
         let (opcode, encoding, op) = (f.instruction.opcode(), f.encoding.tokens(), hex(f.op));
         quote!(Form { opcode: #opcode, encoding: #encoding, op: #op })
@@ -107,6 +110,8 @@ fn spec_fields(s: &Spec) -> Fields {
         ("f16_dst_high", sourced(&s.f16_dst_high)),
         ("snan", sourced(&s.snan)),
         ("sdwa_f16_output", sdwa_f16_output),
+        ("sdwa_f16_dword_dst", optional(&s.sdwa_f16_dword_dst)),
+        ("sdwa_constant_sel", optional(&s.sdwa_constant_sel)),
         ("aligned_vgpr_pairs", sourced(&s.aligned_vgpr_pairs)),
         ("fract_rules", evidence(&s.fract_rules.evidence)),
         ("forms", quote!(&[#(#forms),*])),
@@ -489,7 +494,12 @@ pub fn dispatch(model: &Model) -> TokenStream {
         /// Execute `instr` on `wave` as `target` does: each opcode to its
         /// kernel, which refuses a form the target does not have.
         pub fn execute(target: Target, wave: &mut Wave, instr: &Instruction) -> Result<(), ExecError> {
-            let spec = spec(target);
+            execute_spec(spec(target), wave, instr)
+        }
+
+        /// Execute `instr` on `wave` under `spec`, which need not be one of
+        /// the generated ones (tests flip a policy on a copy).
+        pub fn execute_spec(spec: &TargetSpec, wave: &mut Wave, instr: &Instruction) -> Result<(), ExecError> {
             match instr.opcode {
                 #(#arms,)*
             }
@@ -528,6 +538,8 @@ const IMPORTS: &[(&str, &[&str])] = &[
             "F16DstHigh",
             "Family",
             "Form",
+            "SdwaConstantSel",
+            "SdwaF16DwordDst",
             "SdwaF16Output",
             "Sourced",
             "Target",

@@ -18,6 +18,18 @@ fn row<T: PolicyValue>(s: &Sourced<T>) -> Row {
     text_row(s, format!("`{}`", s.value.yaml()))
 }
 
+/// A policy that exists only with SDWA.
+fn sdwa_row<T: PolicyValue>(s: &Option<Sourced<T>>) -> Row {
+    match s {
+        Some(s) => row(s),
+        None => Row {
+            value: "n/a (no SDWA)".to_string(),
+            evidence: None,
+            origin: None,
+        },
+    }
+}
+
 fn text_row<T>(s: &Sourced<T>, value: String) -> Row {
     Row {
         value,
@@ -55,7 +67,7 @@ const FACTS: [FactColumn; 5] = [
 
 type Column = (&'static str, &'static str, fn(&TargetModel) -> Row);
 
-const POLICIES: [Column; 9] = [
+const POLICIES: [Column; 11] = [
     ("wave", "wave sizes (default first)", |t| {
         let wave = &t.spec.wave;
         let mut sizes = vec![wave.default];
@@ -89,14 +101,17 @@ const POLICIES: [Column; 9] = [
     (
         "sdwa_f16_output",
         "SDWA F16 results relative to OMOD",
-        |t| match &t.spec.sdwa_f16_output {
-            Some(s) => row(s),
-            None => Row {
-                value: "n/a (no SDWA)".to_string(),
-                evidence: None,
-                origin: None,
-            },
-        },
+        |t| sdwa_row(&t.spec.sdwa_f16_output),
+    ),
+    (
+        "sdwa_f16_dword_dst",
+        "SDWA dst_sel:DWORD bits 31:16 of an F16 result",
+        |t| sdwa_row(&t.spec.sdwa_f16_dword_dst),
+    ),
+    (
+        "sdwa_constant_sel",
+        "SDWA source selectors on inline constants",
+        |t| sdwa_row(&t.spec.sdwa_constant_sel),
     ),
     (
         "aligned_vgpr_pairs",

@@ -355,14 +355,22 @@ fn settings(
     let f16_dst_high = policy!(f16_dst_high);
     let snan = policy!(snan);
     let aligned_vgpr_pairs = policy!(aligned_vgpr_pairs);
-    let sdwa_f16_output = match sourced(pick!(policies.sdwa_f16_output), "sdwa_f16_output") {
-        Some(Ok(s)) => Some(s),
-        Some(Err(e)) => {
-            errors.push(e);
-            None
-        }
-        None => None,
-    };
+    // The SDWA policies: present exactly when the family has SDWA.
+    macro_rules! sdwa_policy {
+        ($field:ident) => {
+            match sourced(pick!(policies.$field), stringify!($field)) {
+                Some(Ok(s)) => Some(s),
+                Some(Err(e)) => {
+                    errors.push(e);
+                    None
+                }
+                None => None,
+            }
+        };
+    }
+    let sdwa_f16_output = sdwa_policy!(sdwa_f16_output);
+    let sdwa_f16_dword_dst = sdwa_policy!(sdwa_f16_dword_dst);
+    let sdwa_constant_sel = sdwa_policy!(sdwa_constant_sel);
     let fract_rules = match pick!(policies.fract_rules) {
         Some((raw, path)) => {
             let loc = loc_of(raw);
@@ -396,13 +404,43 @@ fn settings(
 
     // Consistency of the policies with the facts and with each other.
     let has_sdwa = facts.sdwa.value;
-    match (&sdwa_f16_output, has_sdwa) {
-        (None, true) => errors.push(missing("policy `sdwa_f16_output` (the family has SDWA)")),
-        (Some(o), false) => errors.push(at(
-            &o.origin,
-            "`sdwa_f16_output` given but the family has `sdwa: false`",
-        )),
-        _ => {}
+    for (name, origin) in [
+        (
+            "sdwa_f16_output",
+            sdwa_f16_output.as_ref().map(|o| &o.origin),
+        ),
+        (
+            "sdwa_f16_dword_dst",
+            sdwa_f16_dword_dst.as_ref().map(|o| &o.origin),
+        ),
+        (
+            "sdwa_constant_sel",
+            sdwa_constant_sel.as_ref().map(|o| &o.origin),
+        ),
+    ] {
+        match (origin, has_sdwa) {
+            (None, true) => errors.push(missing(&format!(
+                "policy `{name}` (the family has SDWA)"
+            ))),
+            (Some(o), false) => errors.push(at(
+                o,
+                format!("`{name}` given but the family has `sdwa: false`: the executor cannot honour it"),
+            )),
+            _ => {}
+        }
+    }
+    // A value the executor would ignore is refused.
+    if let Some(high) = &f16_dst_high {
+        use crate::model::F16DstHigh;
+        if facts.true16.value && high.value == F16DstHigh::Zero {
+            errors.push(at(&high.origin, "`f16_dst_high: zero` on a true16 target: its 16-bit results write register halves and keep the other half, so the executor cannot honour it"));
+        }
+    }
+    if let (Some(bits), Some(snan)) = (&ieee_dx10_bits, &snan) {
+        use crate::model::SnanPolicy;
+        if !bits.value && snan.value == SnanPolicy::KeepWhenIeeeOff {
+            errors.push(at(&snan.origin, "`snan: keep_when_ieee_off` reads MODE.IEEE, which this target lacks (`ieee_dx10_bits: false`)"));
+        }
     }
     if let (Some(bits), Some(gate), Some(clamp)) = (&ieee_dx10_bits, &omod_gate, &clamp_nan) {
         use crate::model::{ClampNan, OmodGate};
@@ -455,6 +493,8 @@ fn settings(
             f16_dst_high,
             snan,
             sdwa_f16_output,
+            sdwa_f16_dword_dst,
+            sdwa_constant_sel,
             aligned_vgpr_pairs,
             fract_rules,
             forms,

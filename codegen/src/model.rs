@@ -209,6 +209,8 @@ pub fn policy_yaml_names() -> TokenStream {
         F16DstHigh::yaml_names(),
         SnanPolicy::yaml_names(),
         SdwaF16Output::yaml_names(),
+        SdwaF16DwordDst::yaml_names(),
+        SdwaConstantSel::yaml_names(),
     ]
     .into_iter()
     .collect()
@@ -259,6 +261,28 @@ policy_enum!(
     SdwaF16Output {
         /// Round and flush as VOP3, then OMOD.
         Rounded = "rounded",
+        /// OMOD scales the exact result, which is then rounded once.
+        ScaledBeforeRounding = "scaled_before_rounding",
+    }
+);
+
+policy_enum!(
+    /// Bits 31:16 of an SDWA dst_sel:DWORD destination of an F16 result.
+    SdwaF16DwordDst {
+        /// Zero: the 16-bit result zero-extended.
+        ZeroExtend = "zero_extend",
+        /// The destination's old bits.
+        PreserveHigh = "preserve_high",
+    }
+);
+
+policy_enum!(
+    /// SDWA source selectors on inline constants.
+    SdwaConstantSel {
+        /// The constant is used as it is.
+        Ignored = "ignored",
+        /// The selector extracts its field of the constant's encoding.
+        Applied = "applied",
     }
 );
 
@@ -439,6 +463,10 @@ pub struct Spec {
     pub snan: Sourced<SnanPolicy>,
     /// SDWA F16 output; `None` exactly when there is no SDWA.
     pub sdwa_f16_output: Option<Sourced<SdwaF16Output>>,
+    /// SDWA dst_sel:DWORD with an F16 result; `None` without SDWA.
+    pub sdwa_f16_dword_dst: Option<Sourced<SdwaF16DwordDst>>,
+    /// SDWA selectors on inline constants; `None` without SDWA.
+    pub sdwa_constant_sel: Option<Sourced<SdwaConstantSel>>,
     /// 64-bit VGPR operands start at even registers.
     pub aligned_vgpr_pairs: Sourced<bool>,
     /// FRACT's rules.

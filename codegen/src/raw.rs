@@ -7,7 +7,8 @@ use serde_saphyr::{DuplicateKeyPolicy, Spanned};
 
 use crate::error::{Loc, SpecError};
 use crate::model::{
-    ClampNan, Evidence, F16DstHigh, OmodGate, SdwaF16Output, SnanPolicy, Vop3Offset,
+    ClampNan, Evidence, F16DstHigh, OmodGate, SdwaConstantSel, SdwaF16DwordDst, SdwaF16Output,
+    SnanPolicy, Vop3Offset,
 };
 
 /// One file: a target file (`isa-spec/gfx1201.yaml`, with `target` and
@@ -83,6 +84,8 @@ pub(crate) struct RawPolicies {
     pub f16_dst_high: Option<Spanned<RawSourced<F16DstHigh>>>,
     pub snan: Option<Spanned<RawSourced<SnanPolicy>>>,
     pub sdwa_f16_output: Option<Spanned<RawSourced<SdwaF16Output>>>,
+    pub sdwa_f16_dword_dst: Option<Spanned<RawSourced<SdwaF16DwordDst>>>,
+    pub sdwa_constant_sel: Option<Spanned<RawSourced<SdwaConstantSel>>>,
     pub aligned_vgpr_pairs: Option<Spanned<RawSourced<bool>>>,
     pub fract_rules: Option<Spanned<RawEvidence>>,
 }

@@ -362,3 +362,58 @@ fn family_without(family: &str, line: &str) -> (String, String) {
         .collect();
     (path, text)
 }
+
+/// Every policy value the executor cannot honour is refused, at its line.
+#[test]
+fn values_the_executor_cannot_honour_are_errors() {
+    // A true16 target writes register halves: zeroing the other half of an
+    // F16 result is not something it does.
+    let e = errors(
+        "isa-spec/gfx1201.yaml",
+        &format!("{GFX1201}  f16_dst_high: {{value: zero, doc: x}}\n"),
+    );
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert!(e[0].starts_with("isa-spec/gfx1201.yaml:6:"), "{e:?}");
+    assert!(
+        e[0].contains("`f16_dst_high: zero` on a true16 target"),
+        "{e:?}"
+    );
+    // Keeping sNaNs with IEEE = 0 needs the IEEE bit.
+    let e = errors(
+        "isa-spec/gfx1201.yaml",
+        &format!("{GFX1201}  snan: {{value: keep_when_ieee_off, doc: x}}\n"),
+    );
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert!(e[0].starts_with("isa-spec/gfx1201.yaml:6:"), "{e:?}");
+    assert!(e[0].contains("ieee_dx10_bits: false"), "{e:?}");
+    // SDWA policies on a target without SDWA.
+    for line in [
+        "sdwa_f16_output: {value: scaled_before_rounding, doc: x}",
+        "sdwa_f16_dword_dst: {value: preserve_high, doc: x}",
+        "sdwa_constant_sel: {value: applied, doc: x}",
+    ] {
+        let e = errors("isa-spec/gfx1201.yaml", &format!("{GFX1201}  {line}\n"));
+        assert_eq!(e.len(), 1, "{line}: {e:?}");
+        assert!(e[0].starts_with("isa-spec/gfx1201.yaml:6:"), "{e:?}");
+        assert!(e[0].contains("`sdwa: false`"), "{e:?}");
+    }
+}
+
+/// The SDWA open points are switches tagged `open`, and a family with SDWA
+/// must give each.
+#[test]
+fn sdwa_open_points_are_open_switches() {
+    let m = model();
+    for t in m.targets.iter().filter(|t| t.spec.sdwa.value) {
+        let dword = t.spec.sdwa_f16_dword_dst.as_ref().expect("dword switch");
+        let constant = t.spec.sdwa_constant_sel.as_ref().expect("constant switch");
+        assert_eq!(dword.evidence.tag(), "open", "{:?}", t.target);
+        assert_eq!(constant.evidence.tag(), "open", "{:?}", t.target);
+    }
+    for line in ["  sdwa_f16_dword_dst:", "  sdwa_constant_sel:"] {
+        let (path, text) = family_without("gfx9", line);
+        let e = errors(&path, &text);
+        assert_eq!(e.len(), 1, "{e:?}");
+        assert!(e[0].contains("(the family has SDWA)"), "{e:?}");
+    }
+}

@@ -35,7 +35,8 @@
 //!   [`Target::ALL`]), [`Family`], and the facts [`Target::spec`] returns:
 //!   [`TargetSpec`], [`Form`], [`WaveSize`], and each policy as a
 //!   [`Sourced`] value with its [`Evidence`]: [`OmodGate`], [`ClampNan`],
-//!   [`SnanPolicy`], [`F16DstHigh`], [`SdwaF16Output`].
+//!   [`SnanPolicy`], [`F16DstHigh`], [`SdwaF16Output`], [`SdwaF16DwordDst`],
+//!   [`SdwaConstantSel`].
 //! - **Wave state**: [`Wave`] (VGPRs, SGPRs, VCC, M0, EXEC, MODE; sizes
 //!   [`NUM_VGPRS`], [`NUM_SGPRS`]), the registers an instruction wrote
 //!   ([`Written`], [`RegisterSet`]) and the MODE register's fields
@@ -94,6 +95,7 @@ mod exec;
 mod instr;
 mod kernels;
 mod target;
+mod validate;
 mod wave;
 
 #[rustfmt::skip]
@@ -107,7 +109,8 @@ pub use instr::{
 };
 pub use kernels::{ClampNan, FormatKind, Mode, Omod, OmodGate, Round, SnanPolicy};
 pub use target::{
-    Evidence, F16DstHigh, Family, Form, SdwaF16Output, Sourced, Target, TargetSpec, WaveSize,
+    Evidence, F16DstHigh, Family, Form, SdwaConstantSel, SdwaF16DwordDst, SdwaF16Output, Sourced,
+    Target, TargetSpec, WaveSize,
 };
 pub use wave::{RegisterSet, Wave, Written, NUM_SGPRS, NUM_VGPRS};
 
@@ -146,6 +149,17 @@ pub mod __testing {
     /// `TargetSpec::float_rules`: the rules a kernel policy is built from.
     pub fn float_rules(spec: &crate::TargetSpec) -> kernels::FloatRules {
         spec.float_rules()
+    }
+
+    /// Execute `instr` under `spec`, a target's facts possibly changed: for
+    /// tests that flip a policy on a copy of [`Target::spec`](crate::Target::spec)
+    /// and show the behaviour change.
+    pub fn execute_with_spec(
+        spec: &crate::TargetSpec,
+        wave: &mut crate::Wave,
+        instr: &crate::Instruction,
+    ) -> Result<(), crate::ExecError> {
+        crate::generated::execute_spec(spec, wave, instr)
     }
 }
 

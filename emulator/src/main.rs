@@ -800,6 +800,29 @@ fn targets() -> Result<ExitCode, String> {
         for (name, value, evidence) in rows {
             out!("  {name:<18} {value:<24} {evidence}");
         }
+        // The SDWA policies, where the target has SDWA.
+        let sdwa: [(&str, Option<(String, Evidence)>); 3] = [
+            (
+                "sdwa_f16_output",
+                s.sdwa_f16_output
+                    .map(|p| (format!("{:?}", p.value), p.evidence)),
+            ),
+            (
+                "sdwa_f16_dword_dst",
+                s.sdwa_f16_dword_dst
+                    .map(|p| (format!("{:?}", p.value), p.evidence)),
+            ),
+            (
+                "sdwa_constant_sel",
+                s.sdwa_constant_sel
+                    .map(|p| (format!("{:?}", p.value), p.evidence)),
+            ),
+        ];
+        for (name, policy) in sdwa {
+            if let Some((value, evidence)) = policy {
+                out!("  {name:<18} {value:<24} {evidence}");
+            }
+        }
         out!("  fract rules        {:<24} {}", "", s.fract_rules);
     }
     Ok(ExitCode::SUCCESS)

@@ -154,6 +154,31 @@ pub enum SdwaF16Output {
     /// Round to F16 and apply the output flush as VOP3 does, then OMOD,
     /// CLAMP and the `dst_sel` merge [hw gfx1030].
     Rounded,
+    /// OMOD scales the exact result, which is then rounded to F16 once
+    /// (the F16 output flush and OMOD's tiny-result flush included), then
+    /// CLAMP and the dst_sel merge: the alternative a target's
+    /// measurements could pick (docs/semantics.md §10).
+    ScaledBeforeRounding,
+}
+
+/// Bits 31:16 of an SDWA destination with dst_sel DWORD when the result is
+/// F16 (evidence: open).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SdwaF16DwordDst {
+    /// Zero: the 16-bit result zero-extended to 32 bits.
+    ZeroExtend,
+    /// The destination's old bits 31:16 are kept.
+    PreserveHigh,
+}
+
+/// What an SDWA source selector does to an inline constant (evidence: open).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SdwaConstantSel {
+    /// Nothing: the constant is used as it is.
+    Ignored,
+    /// The selector extracts its field (sign-extended with `sext`) of the
+    /// constant's encoding in the operand's width, as from a register.
+    Applied,
 }
 
 /// One instruction form a target has: an opcode in an encoding, with its
@@ -203,6 +228,10 @@ pub struct TargetSpec {
     /// When SDWA F16 FRACT and LDEXP results round relative to OMOD; `None`
     /// where the target has no SDWA.
     pub sdwa_f16_output: Option<Sourced<SdwaF16Output>>,
+    /// SDWA dst_sel DWORD with an F16 result; `None` without SDWA.
+    pub sdwa_f16_dword_dst: Option<Sourced<SdwaF16DwordDst>>,
+    /// SDWA source selectors on inline constants; `None` without SDWA.
+    pub sdwa_constant_sel: Option<Sourced<SdwaConstantSel>>,
     /// Whether a 64-bit VGPR operand must start at an even register
     /// (gfx90a, gfx942, gfx950, gfx1250; docs/semantics.md §7.1).
     pub aligned_vgpr_pairs: Sourced<bool>,

@@ -6,8 +6,9 @@ use super::tables::{FamilyEncoding, TargetEncoding};
 use super::target_encoding;
 use super::{EncodeError, Slot};
 use crate::instr::{Encoding, FloatConst, Instruction, Opcode, Operand, Part, ScalarReg};
-use crate::kernels::{FormatKind, Omod};
+use crate::kernels::FormatKind;
 use crate::target::Target;
+use crate::validate::{Rule, Violation};
 
 /// The type of an operand slot: decides what inline constants mean and how
 /// wide a register or literal is.
@@ -164,34 +165,10 @@ fn const_code(fam: &FamilyEncoding, op: Operand, slot: Slot) -> Result<u32, Enco
     }
 }
 
-fn check_vgpr(te: &TargetEncoding, index: u16, ty: OpType, slot: Slot) -> Result<u32, EncodeError> {
-    let last = u32::from(index) + u32::from(ty.bits() == 64);
-    if last > 255 {
-        return Err(err(slot, "register index is out of range"));
-    }
-    if ty.bits() == 64 && te.aligned_vgpr_pairs() && !index.is_multiple_of(2) {
-        return Err(err(
-            slot,
-            "invalid register class: vgpr tuples must be 64 bit aligned",
-        ));
-    }
-    Ok(u32::from(index))
-}
-
-fn check_part(
-    te: &TargetEncoding,
-    part: Part,
-    ty: OpType,
-    slot: Slot,
-    enc: Encoding,
-) -> Result<(), EncodeError> {
-    if part != Part::Full && (!true16(te, ty) || enc == Encoding::Sdwa) {
-        return Err(err(
-            slot,
-            "invalid operand for instruction: no register halves here",
-        ));
-    }
-    Ok(())
+/// A VGPR's field value. Its range, alignment and halves were checked by
+/// [`crate::validate::check`].
+fn vgpr_field(index: u16) -> u32 {
+    u32::from(index)
 }
 
 /// The 9-bit code of a VOP source (VGPRs as 256 + n, halves not applied)
@@ -205,13 +182,7 @@ fn src_code(
 ) -> Result<(u32, Option<Lit>), EncodeError> {
     let fam = te.family;
     match op {
-        Operand::Vgpr { index, part } => {
-            check_part(te, part, ty, slot, enc)?;
-            Ok((
-                fam.codes.vgpr_first + check_vgpr(te, index, ty, slot)?,
-                None,
-            ))
-        }
+        Operand::Vgpr { index, .. } => Ok((fam.codes.vgpr_first + vgpr_field(index), None)),
         Operand::Scalar { reg, part } => {
             if part != Part::Full {
                 return Err(err(
@@ -275,75 +246,86 @@ fn check_half_style(instr: &Instruction) -> Result<(), EncodeError> {
     Ok(())
 }
 
-/// Everything that does not depend on the encoding's bit layout.
+/// The instruction check ([`crate::validate::check`], the same rules the
+/// executor applies) in the assembler's words, then what LLVM's assembler
+/// refuses beyond it: `sext` on the float source and true16 operands that
+/// mix register halves with whole registers.
 pub(crate) fn validate(te: &TargetEncoding, instr: &Instruction) -> Result<(), EncodeError> {
-    let enc = instr.encoding;
-    if te.op(instr.opcode, enc).is_none() {
-        let what = match enc {
-            Encoding::Vop1 | Encoding::Vop2 => "e32",
-            Encoding::Vop3 => "e64",
-            Encoding::Sdwa => "sdwa",
-        };
-        return Err(err(
-            Slot::Mnemonic,
-            format!("{what} variant of this instruction is not supported"),
-        ));
-    }
-    let (t0, t1) = src_types(instr.opcode);
-    if instr.src1.is_some() != t1.is_some() {
-        return Err(err(
-            Slot::Src1,
-            if t1.is_some() {
-                "too few operands for instruction"
-            } else {
-                "invalid operand for instruction"
-            },
-        ));
-    }
-    if instr.sdwa.is_some() != (enc == Encoding::Sdwa) {
-        return Err(err(
-            Slot::Modifier,
-            "SDWA selectors belong to the SDWA encoding only",
-        ));
-    }
-    let m0 = instr.src0_mods;
-    let m1 = instr.src1_mods;
-    if m1.abs || m1.neg {
-        return Err(err(
-            Slot::Src1,
-            "not a valid operand: the exponent takes no ABS/NEG",
-        ));
-    }
-    if m0.sext {
+    crate::validate::check(te.target.spec(), instr).map_err(|v| encode_error(te, instr, v))?;
+    if instr.src0_mods.sext {
         return Err(err(
             Slot::Src0,
             "not a valid operand: sext applies to integer operands",
         ));
     }
-    if enc != Encoding::Sdwa && m1.sext {
-        return Err(err(Slot::Src1, "sext is an SDWA modifier"));
-    }
-    if matches!(enc, Encoding::Vop1 | Encoding::Vop2)
-        && (m0.abs || m0.neg || instr.clamp || instr.omod != Omod::None)
-    {
-        return Err(err(
-            Slot::Modifier,
-            "invalid operand for instruction: e32 takes no modifiers",
-        ));
-    }
-    if true16(te, t0) {
+    if true16(te, src_types(instr.opcode).0) {
         check_half_style(instr)?;
     }
-    let Operand::Vgpr { index, part } = instr.dst else {
-        return Err(err(
-            Slot::Dst,
-            "invalid operand for instruction: the destination must be a VGPR",
-        ));
-    };
-    check_part(te, part, t0, Slot::Dst, enc)?;
-    check_vgpr(te, index, t0, Slot::Dst)?;
-    let _ = part_of(instr.src0);
     Ok(())
+}
+
+/// A [`Violation`] in the assembler's (LLVM's) words.
+fn encode_error(te: &TargetEncoding, instr: &Instruction, v: Violation) -> EncodeError {
+    let slot = v.slot;
+    let operand = match slot {
+        Slot::Dst => Some(instr.dst),
+        Slot::Src0 => Some(instr.src0),
+        Slot::Src1 => instr.src1,
+        _ => None,
+    };
+    let reason = match v.rule {
+        Rule::FormNotOnTarget => {
+            let what = match instr.encoding {
+                Encoding::Vop1 | Encoding::Vop2 => "e32",
+                Encoding::Vop3 => "e64",
+                Encoding::Sdwa => "sdwa",
+            };
+            format!("{what} variant of this instruction is not supported")
+        }
+        Rule::MissingSrc1 => "too few operands for instruction".into(),
+        Rule::ExtraSrc1 | Rule::ScalarPairStart => "invalid operand for instruction".into(),
+        Rule::SdwaWithoutSelectors | Rule::SelectorsWithoutSdwa => {
+            "SDWA selectors belong to the SDWA encoding only".into()
+        }
+        Rule::Src1AbsNeg => "not a valid operand: the exponent takes no ABS/NEG".into(),
+        Rule::SextOutsideSdwa if slot == Slot::Src0 => {
+            "not a valid operand: sext applies to integer operands".into()
+        }
+        Rule::SextOutsideSdwa => "sext is an SDWA modifier".into(),
+        Rule::ModifiersOnE32 => "invalid operand for instruction: e32 takes no modifiers".into(),
+        Rule::DstNotVgpr => {
+            "invalid operand for instruction: the destination must be a VGPR".into()
+        }
+        Rule::HalfNeeds16Bit | Rule::NoHalves => match operand {
+            Some(Operand::Scalar { .. }) => {
+                "invalid operand for instruction: scalar halves are not addressable".into()
+            }
+            _ => "invalid operand for instruction: no register halves here".into(),
+        },
+        Rule::VgprOutOfRange { .. } => "register index is out of range".into(),
+        Rule::MisalignedVgprPair { .. } => {
+            "invalid register class: vgpr tuples must be 64 bit aligned".into()
+        }
+        Rule::E32HalfOutOfRange { .. } => format!(
+            "invalid operand for instruction: e32 16-bit operands reach v0..v{}",
+            te.family.e32_hi_half() - 1
+        ),
+        Rule::SgprOutOfRange { index, pair } => format!(
+            "s{} register not available on this GPU",
+            index + usize::from(pair)
+        ),
+        Rule::MisalignedSgprPair { .. } => "invalid register alignment".into(),
+        Rule::InlineIntRange { value } => format!("inline integer {value} is outside -16..=64"),
+        Rule::Literal64Width => match te.family.codes.literal64 {
+            Some(_) => {
+                "invalid operand for instruction: a 64-bit literal needs an F64 source".into()
+            }
+            None => "lit64 is not supported on this GPU".into(),
+        },
+        Rule::Vop2Src1NotVgpr => "invalid operand for instruction: e32 src1 must be a VGPR".into(),
+        Rule::SdwaLiteral => "invalid operand for instruction: SDWA takes no literal".into(),
+    };
+    EncodeError { slot, reason }
 }
 
 /// The machine code of `instr` on `target`, as `llvm-mc` encodes it: the
@@ -386,7 +368,7 @@ fn e32_vgpr(
     ty: OpType,
     slot: Slot,
 ) -> Result<u32, EncodeError> {
-    let n = check_vgpr(te, index, ty, slot)?;
+    let n = vgpr_field(index);
     if true16(te, ty) {
         let hi = te.family.e32_hi_half();
         if n >= hi {
@@ -434,7 +416,6 @@ fn encode_e32(
                     "invalid operand for instruction: e32 src1 must be a VGPR",
                 ));
             };
-            check_part(te, part, t1, Slot::Src1, instr.encoding)?;
             let vsrc1 = e32_vgpr(te, index, part, t1, Slot::Src1)?;
             let w = l.encoding.put(0, l.encoding_value);
             l.src0
@@ -558,10 +539,7 @@ fn sdwa_src(
     slot: Slot,
 ) -> Result<(u32, bool), EncodeError> {
     match op {
-        Operand::Vgpr { index, part } => {
-            check_part(te, part, ty, slot, Encoding::Sdwa)?;
-            Ok((check_vgpr(te, index, ty, slot)?, false))
-        }
+        Operand::Vgpr { index, .. } => Ok((vgpr_field(index), false)),
         Operand::Literal(_) | Operand::Literal64(_) => Err(err(
             slot,
             "invalid operand for instruction: SDWA takes no literal",
@@ -593,7 +571,7 @@ fn encode_sdwa(
     let Operand::Vgpr { index, .. } = instr.dst else {
         return Err(err(Slot::Dst, "the destination must be a VGPR"));
     };
-    let vdst = check_vgpr(te, index, t0, Slot::Dst)?;
+    let vdst = vgpr_field(index);
     check_vop3_sources(te, instr)?;
     let (s0, s0_scalar) = sdwa_src(te, instr.src0, t0, Slot::Src0)?;
     let mut w1 = l.src0.put(0, s0);

@@ -32,6 +32,9 @@
 
 mod decode;
 mod encode;
+mod lex;
+mod literal;
+mod operands;
 mod print;
 mod syntax;
 pub(crate) mod tables;

@@ -249,9 +249,4 @@ impl TargetEncoding {
             .find(|f| f.encoding == encoding && u32::from(f.op) == op)
             .map(|f| f.opcode)
     }
-
-    /// 64-bit VGPR operands must start at an even register.
-    pub fn aligned_vgpr_pairs(&self) -> bool {
-        self.target.spec().aligned_vgpr_pairs.value
-    }
 }

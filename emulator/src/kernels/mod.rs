@@ -11,6 +11,7 @@ pub mod lane;
 pub mod ldexp;
 pub mod modifiers;
 pub mod policy;
+pub mod scaled;
 pub mod simd;
 pub mod wave;
 

@@ -56,6 +56,8 @@ pub const fn spec(target: Target) -> TargetSpec {
             ),
         },
         sdwa_f16_output: None,
+        sdwa_f16_dword_dst: None,
+        sdwa_constant_sel: None,
         aligned_vgpr_pairs: Sourced {
             value: false,
             evidence: Evidence::Doc("llvm-mc 22 accepts v_fract_f64 v[1:2], v[3:4]"),

@@ -1,0 +1,232 @@
+//! The fast path's pre-check ([`super::plainly_valid`]) against the one
+//! instruction check ([`crate::validate::check`] plus the wave size):
+//! whenever the pre-check accepts, the check accepts; and on the shapes the
+//! pre-check is for (every operand a VGPR, no SDWA) the two agree exactly.
+//! Run over every instruction of the LLVM fixtures and over random ones.
+
+use super::{plainly_valid, validate};
+use crate::instr::{
+    DstUnused, Encoding, FloatConst, Instruction, Opcode, Operand, Part, ScalarReg, Sdwa, SdwaSel,
+    SrcMods,
+};
+use crate::kernels::wave::{Fract, Ldexp};
+use crate::kernels::{Omod, F16, F32, F64};
+use crate::target::{Target, TargetSpec, WaveSize};
+use crate::wave::Wave;
+
+fn pre_check(spec: &TargetSpec, wave: &Wave, instr: &Instruction) -> bool {
+    match instr.opcode {
+        Opcode::FractF16 => plainly_valid::<Fract, F16>(spec, wave, instr),
+        Opcode::FractF32 => plainly_valid::<Fract, F32>(spec, wave, instr),
+        Opcode::FractF64 => plainly_valid::<Fract, F64>(spec, wave, instr),
+        Opcode::LdexpF16 => plainly_valid::<Ldexp, F16>(spec, wave, instr),
+        Opcode::LdexpF32 => plainly_valid::<Ldexp, F32>(spec, wave, instr),
+        Opcode::LdexpF64 => plainly_valid::<Ldexp, F64>(spec, wave, instr),
+    }
+}
+
+/// The shapes the pre-check decides on its own.
+fn plain_shape(instr: &Instruction) -> bool {
+    let vgpr = |op: Operand| matches!(op, Operand::Vgpr { .. });
+    instr.encoding != Encoding::Sdwa
+        && instr.sdwa.is_none()
+        && vgpr(instr.dst)
+        && vgpr(instr.src0)
+        && instr.src1.is_none_or(vgpr)
+}
+
+/// Compare the two on `instr` for `target` in both wave sizes; returns
+/// whether the pre-check accepted in some wave.
+fn agree(target: Target, instr: &Instruction) -> bool {
+    let spec = target.spec();
+    let mut accepted = false;
+    for size in [WaveSize::Wave32, WaveSize::Wave64] {
+        let wave = Wave::new(size);
+        let fast = pre_check(spec, &wave, instr);
+        let full = validate(spec, &wave, instr);
+        if fast {
+            assert!(
+                full.is_ok(),
+                "{target} {instr:?}: the pre-check accepts what the check refuses: {full:?}"
+            );
+        }
+        if plain_shape(instr) {
+            assert_eq!(
+                fast,
+                full.is_ok(),
+                "{target} {instr:?}: pre-check {fast}, check {full:?}"
+            );
+        }
+        accepted |= fast;
+    }
+    accepted
+}
+
+#[test]
+fn pre_check_matches_the_check_on_the_fixtures() {
+    let mut accepted = 0;
+    for target in Target::ALL {
+        let path = format!(
+            "{}/tests/fixtures/encodings/{}.txt",
+            env!("CARGO_MANIFEST_DIR"),
+            target.name()
+        );
+        let text = std::fs::read_to_string(&path).expect("fixture file");
+        for line in text.lines().filter(|l| !l.starts_with('#')) {
+            let Some(input) = line.split('\t').nth(1) else {
+                continue;
+            };
+            // Every target's fixtures on every target: rejected forms too.
+            if let Ok(instr) = crate::asm::parse(target, input) {
+                for on in Target::ALL {
+                    accepted += usize::from(agree(on, &instr));
+                }
+            }
+        }
+    }
+    assert!(
+        accepted > 1000,
+        "only {accepted} fixtures took the fast path"
+    );
+}
+
+/// SplitMix64.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+    fn pick<T: Copy>(&mut self, items: &[T]) -> T {
+        items[self.below(items.len() as u64) as usize]
+    }
+    /// True one time in `n`.
+    fn one_in(&mut self, n: u64) -> bool {
+        self.below(n) == 0
+    }
+}
+
+fn operand(r: &mut Rng) -> Operand {
+    let part = if r.one_in(3) {
+        r.pick(&[Part::Lo, Part::Hi])
+    } else {
+        Part::Full
+    };
+    let sgpr = r.below(110) as u8;
+    match r.below(10) {
+        0..=5 => Operand::Vgpr {
+            // Mostly in range, sometimes at or past the ends.
+            index: if r.one_in(8) {
+                r.pick(&[126, 127, 128, 129, 254, 255, 256, 300])
+            } else {
+                r.below(256) as u16
+            },
+            part,
+        },
+        6 => Operand::Scalar {
+            reg: r.pick(&[
+                ScalarReg::Sgpr(sgpr),
+                ScalarReg::VccLo,
+                ScalarReg::VccHi,
+                ScalarReg::ExecLo,
+                ScalarReg::ExecHi,
+                ScalarReg::M0,
+                ScalarReg::Null,
+            ]),
+            part,
+        },
+        7 => Operand::InlineInt(r.below(90) as i8 - 20),
+        8 => Operand::InlineFloat(r.pick(&FloatConst::ALL)),
+        _ => {
+            if r.one_in(2) {
+                Operand::Literal(r.next() as u32)
+            } else {
+                Operand::Literal64(r.next())
+            }
+        }
+    }
+}
+
+fn random_instruction(r: &mut Rng) -> Instruction {
+    let opcode = r.pick(&Opcode::ALL);
+    let encoding = r.pick(&[
+        Encoding::Vop1,
+        Encoding::Vop2,
+        Encoding::Vop3,
+        Encoding::Sdwa,
+    ]);
+    // Bias towards the plain shape so both sides of the pre-check are seen.
+    let plain = r.one_in(2);
+    let op = |r: &mut Rng| {
+        if plain {
+            Operand::Vgpr {
+                index: r.below(258) as u16,
+                part: if r.one_in(4) { Part::Hi } else { Part::Lo },
+            }
+        } else {
+            operand(r)
+        }
+    };
+    let mut instr = Instruction {
+        opcode,
+        encoding,
+        dst: op(r),
+        src0: op(r),
+        src1: if opcode.is_ldexp() != r.one_in(10) {
+            Some(op(r))
+        } else {
+            None
+        },
+        ..Instruction::unary(opcode, encoding, Operand::v(0), Operand::v(0))
+    };
+    if plain && r.one_in(2) {
+        let full = |o: Operand| match o {
+            Operand::Vgpr { index, .. } => Operand::v(index),
+            other => other,
+        };
+        instr.dst = full(instr.dst);
+        instr.src0 = full(instr.src0);
+        instr.src1 = instr.src1.map(full);
+    }
+    let mods = |r: &mut Rng| SrcMods {
+        abs: r.one_in(6),
+        neg: r.one_in(6),
+        sext: r.one_in(8),
+    };
+    instr.src0_mods = mods(r);
+    instr.src1_mods = mods(r);
+    instr.clamp = r.one_in(6);
+    instr.omod = if r.one_in(6) { Omod::Div2 } else { Omod::None };
+    let sdwa = (encoding == Encoding::Sdwa) != r.one_in(10);
+    instr.sdwa = sdwa.then(|| Sdwa {
+        dst_sel: r.pick(&[SdwaSel::Byte0, SdwaSel::Word1, SdwaSel::Dword]),
+        dst_unused: r.pick(&[DstUnused::Pad, DstUnused::Preserve]),
+        src0_sel: r.pick(&[SdwaSel::Byte1, SdwaSel::Dword]),
+        src1_sel: r.pick(&[SdwaSel::Word0, SdwaSel::Dword]),
+    });
+    instr
+}
+
+#[test]
+fn pre_check_matches_the_check_on_random_instructions() {
+    let mut r = Rng(0x0c4e_c4ed);
+    let (mut fast, mut plain) = (0, 0);
+    for _ in 0..200_000 {
+        let instr = random_instruction(&mut r);
+        let target = r.pick(&Target::ALL);
+        fast += usize::from(agree(target, &instr));
+        plain += usize::from(plain_shape(&instr));
+    }
+    // Both answers are common, so the comparison means something.
+    assert!(
+        fast > 5_000 && plain - fast > 5_000,
+        "fast {fast}, plain {plain}"
+    );
+}

@@ -1,0 +1,233 @@
+//! The shared executor: validate an instruction against a target, read the
+//! operands of every lane, run the kernel over the wave, and write back the
+//! active lanes (docs/semantics.md §3 and §7).
+//!
+//! Generated per-target modules choose the kernel and format and call
+//! [`execute`]; everything that differs per target comes from [`TargetSpec`].
+//! The seams: validation is [`crate::validate::check`] (worded here as an
+//! [`ExecError`]), [`operands`] reads the sources of every lane, [`write`]
+//! runs the kernel and merges the results into the destination.
+
+mod operands;
+mod write;
+
+#[cfg(test)]
+mod check_tests;
+#[cfg(test)]
+pub(crate) use write::fault;
+
+use crate::asm::Slot;
+use crate::error::ExecError;
+use crate::instr::{Encoding, Instruction, Operand, Part};
+use crate::kernels::wave::{Operation, WaveIo};
+use crate::kernels::{Format, Modifiers, Policy};
+use crate::target::TargetSpec;
+use crate::validate::{Rule, Violation, E32_HALF_VGPRS};
+use crate::wave::{Wave, MAX_LANES, NUM_SGPRS, NUM_VGPRS};
+use operands::{read_exponent, read_float_source};
+use write::{copied, direct};
+
+/// Execute `instr` (an `O` operation on format `F`) on `wave` under `spec`.
+///
+/// An opcode that is not `O` on `F` is refused
+/// ([`ExecError::OperationMismatch`]): the types never run one instruction
+/// as another. After validation the operands are read into per-lane words,
+/// and one dispatched call runs the kernel over the wave and merges the
+/// results of the active lanes into the destination (SDWA destinations are
+/// merged afterwards).
+pub fn execute<O: Operation, F: Format>(
+    spec: &TargetSpec,
+    wave: &mut Wave,
+    instr: &Instruction,
+) -> Result<(), ExecError> {
+    // There are two operations, told apart by LDEXP's exponent operand.
+    if instr.opcode.is_ldexp() != O::HAS_EXPONENT || instr.opcode.format() != F::KIND {
+        return Err(ExecError::OperationMismatch {
+            opcode: instr.opcode,
+            operation: O::NAME,
+            format: F::KIND,
+        });
+    }
+    if !plainly_valid::<O, F>(spec, wave, instr) {
+        validate(spec, wave, instr)?;
+    }
+    let policy = policy::<F>(spec, wave, instr);
+    if direct::<O, F>(spec, wave, instr, &policy) {
+        return Ok(());
+    }
+    copied::<O, F>(spec, wave, instr, &policy)
+}
+
+/// A quick check, with few branches, that accepts the common shapes
+/// (VGPR operands, no SDWA) only when [`validate`] would accept them too.
+/// False means "run `validate`", which finds the error if there is one.
+/// `check_tests` asserts it agrees with [`crate::validate::check`] over the
+/// fixtures and random instructions.
+#[inline]
+pub(crate) fn plainly_valid<O: Operation, F: Format>(
+    spec: &TargetSpec,
+    wave: &Wave,
+    instr: &Instruction,
+) -> bool {
+    let enc = instr.encoding;
+    let (m0, m1) = (instr.src0_mods, instr.src1_mods);
+    let no_out_mods = !instr.clamp && instr.omod == crate::kernels::Omod::None;
+    let vgpr = |op: Operand, width: u32| -> bool {
+        let Operand::Vgpr { index, part } = op else {
+            return false;
+        };
+        let index = usize::from(index);
+        let regs = if width == 64 { 2 } else { 1 };
+        // As check_part and check_vgpr (no SDWA here).
+        (part == Part::Full || (width == 16 && spec.true16.value))
+            && index + regs <= NUM_VGPRS
+            && !(width == 64 && spec.aligned_vgpr_pairs.value && index % 2 != 0)
+            && !(width == 16 && spec.true16.value && !enc.has_modifiers() && index >= 128)
+    };
+    let src1_ok = match instr.src1 {
+        None => !O::HAS_EXPONENT,
+        Some(src1) => O::HAS_EXPONENT && vgpr(src1, if F::WIDTH == 16 { 16 } else { 32 }),
+    };
+    instr.sdwa.is_none()
+        & (enc != Encoding::Sdwa)
+        & (enc.has_modifiers() || (!m0.abs && !m0.neg && no_out_mods))
+        & !(m1.abs | m1.neg | m0.sext | m1.sext)
+        && src1_ok
+        && vgpr(instr.dst, F::WIDTH)
+        && vgpr(instr.src0, F::WIDTH)
+        && spec.has_form(instr.opcode, enc)
+        && spec.supports_wave(wave.size())
+}
+
+/// The raw src0 bits and the exponent operand of one lane of `instr`, as
+/// the kernel sees them (before source modifiers): the same operand reads
+/// and lane decoding as [`execute`].
+pub fn lane_sources<F: Format>(
+    spec: &TargetSpec,
+    wave: &Wave,
+    instr: &Instruction,
+    lane: usize,
+) -> Result<(u64, i32), ExecError> {
+    let lanes = wave.lanes();
+    if lane >= lanes {
+        return Err(ExecError::LaneOutOfRange { lane, lanes });
+    }
+    let (mut lo, mut hi) = ([0u32; MAX_LANES], [0u32; MAX_LANES]);
+    let wide = if F::WIDTH == 64 { lanes } else { 0 };
+    let shift = read_float_source::<F>(spec, wave, instr, &mut lo[..lanes], &mut hi[..wide])?;
+    let src = WaveIo::source::<F>(lo[lane], hi[lane], shift);
+    let exp = match instr.src1 {
+        Some(src1) => {
+            let mut words = [0u32; MAX_LANES];
+            let shift = read_exponent::<F>(spec, wave, instr, src1, &mut words[..lanes])?;
+            WaveIo::exponent::<F>(words[lane], shift)
+        }
+        None => 0,
+    };
+    Ok((src, exp))
+}
+
+/// The policy of `instr` under the wave's MODE.
+pub fn policy<F: Format>(spec: &TargetSpec, wave: &Wave, instr: &Instruction) -> Policy {
+    let mods = Modifiers {
+        abs: instr.src0_mods.abs,
+        neg: instr.src0_mods.neg,
+        omod: instr.omod,
+        clamp: instr.clamp,
+    };
+    Policy::new::<F>(&spec.float_rules(), wave.mode(), mods)
+}
+
+pub(super) fn missing_src1() -> ExecError {
+    ExecError::InvalidOperand {
+        operand: "src1",
+        reason: "LDEXP needs an exponent operand".into(),
+    }
+}
+
+pub(super) fn invalid(operand: &'static str, reason: impl Into<String>) -> ExecError {
+    ExecError::InvalidOperand {
+        operand,
+        reason: reason.into(),
+    }
+}
+
+/// The instruction check of [`crate::validate::check`] and the wave size,
+/// as an [`ExecError`]: a missing form first, then the wave size, then the
+/// operand rules.
+pub(crate) fn validate(
+    spec: &TargetSpec,
+    wave: &Wave,
+    instr: &Instruction,
+) -> Result<(), ExecError> {
+    let checked = crate::validate::check(spec, instr);
+    if let Err(v) = checked {
+        if v.rule == Rule::FormNotOnTarget {
+            return Err(exec_error(spec, instr, v));
+        }
+    }
+    if !spec.supports_wave(wave.size()) {
+        return Err(ExecError::WaveSizeNotOnTarget {
+            target: spec.target.name(),
+            lanes: wave.lanes(),
+        });
+    }
+    checked.map_err(|v| exec_error(spec, instr, v))
+}
+
+/// A [`Violation`] in the executor's words.
+fn exec_error(spec: &TargetSpec, instr: &Instruction, v: Violation) -> ExecError {
+    let operand = match v.slot {
+        Slot::Dst => "dst",
+        Slot::Src1 => "src1",
+        _ => "src0",
+    };
+    let modifier = |reason: &str| ExecError::InvalidModifier {
+        reason: reason.into(),
+    };
+    let range = |kind, index, count| ExecError::RegisterOutOfRange {
+        operand,
+        kind,
+        index,
+        count,
+    };
+    match v.rule {
+        Rule::FormNotOnTarget => ExecError::FormNotOnTarget {
+            target: spec.target.name(),
+            opcode: instr.opcode,
+            encoding: instr.encoding,
+        },
+        Rule::ModifiersOnE32 => ExecError::InvalidModifier {
+            reason: format!(
+                "the {} encoding has no ABS, NEG, CLAMP or OMOD",
+                instr.encoding.suffix()
+            ),
+        },
+        Rule::Src1AbsNeg => modifier("ABS/NEG apply to floating sources only, not src1"),
+        Rule::SdwaWithoutSelectors => modifier("an SDWA instruction needs SDWA selectors"),
+        Rule::SelectorsWithoutSdwa => modifier("SDWA selectors on a non-SDWA encoding"),
+        Rule::SextOutsideSdwa => modifier("sext is an SDWA modifier"),
+        Rule::MissingSrc1 => missing_src1(),
+        Rule::ExtraSrc1 => invalid("src1", "FRACT takes one source"),
+        Rule::DstNotVgpr => invalid("dst", "the destination must be a VGPR"),
+        Rule::HalfNeeds16Bit => invalid(operand, "a register half needs a 16-bit operand"),
+        Rule::NoHalves => invalid(
+            operand,
+            format!("{} has no true16 register halves", spec.target),
+        ),
+        Rule::VgprOutOfRange { index } => range("vgpr", index, NUM_VGPRS),
+        Rule::E32HalfOutOfRange { index } => range("16-bit e32 vgpr", index, E32_HALF_VGPRS),
+        Rule::SgprOutOfRange { index, .. } => range("sgpr", index, NUM_SGPRS),
+        Rule::MisalignedVgprPair { index } | Rule::MisalignedSgprPair { index } => {
+            ExecError::MisalignedPair { operand, index }
+        }
+        Rule::ScalarPairStart => invalid(operand, "not the start of a 64-bit scalar pair"),
+        Rule::InlineIntRange { value } => invalid(
+            operand,
+            format!("inline integer {value} is outside -16..=64"),
+        ),
+        Rule::Literal64Width => invalid(operand, "a 64-bit literal needs a 64-bit operand"),
+        Rule::Vop2Src1NotVgpr => invalid("src1", "VOP2 src1 must be a VGPR"),
+        Rule::SdwaLiteral => invalid(operand, "SDWA takes no literal"),
+    }
+}

@@ -1,0 +1,254 @@
+//! Write-back: where a result goes in its destination register and the
+//! kernel run over the wave that puts it there (docs/semantics.md §3).
+
+use super::operands::{half_shift, read_exponent, read_float_source};
+use super::{invalid, missing_src1};
+use crate::error::ExecError;
+use crate::instr::{DstUnused, Instruction, Operand, Part, SdwaSel};
+use crate::kernels::scaled::scaled_before_rounding;
+use crate::kernels::wave::{run_io_dispatched, Operation, WaveIo};
+use crate::kernels::{Format, FormatKind, Omod, Policy};
+use crate::target::{F16DstHigh, SdwaF16DwordDst, SdwaF16Output, TargetSpec};
+use crate::wave::{Wave, MAX_LANES, NUM_VGPRS};
+
+/// Where an F16 result goes in a non-SDWA destination word: the old bits
+/// kept and the left shift of the result. An F32 result takes the register;
+/// an F16 result its half (true16 high: bits 31:16), preserving the other
+/// half on true16 and GFX10 and zeroing it on GFX9.
+fn dst_placement<F: Format>(spec: &TargetSpec, part: Part) -> (u32, u32) {
+    let true16 = spec.true16.value;
+    let zero_high = spec.f16_dst_high.value == F16DstHigh::Zero;
+    if F::WIDTH == 32 {
+        (0, 0)
+    } else if true16 && part == Part::Hi {
+        (0x0000_ffff, 16)
+    } else if true16 || !zero_high {
+        (0xffff_0000, 0)
+    } else {
+        (0, 0)
+    }
+}
+
+/// The common case without copies: VGPR sources that are not destination
+/// registers, no SDWA. The kernel reads the sources in the register file
+/// and writes the destination in place. False, touching nothing, when the
+/// instruction is not of that shape.
+pub(super) fn direct<O: Operation, F: Format>(
+    spec: &TargetSpec,
+    wave: &mut Wave,
+    instr: &Instruction,
+    policy: &Policy,
+) -> bool {
+    let (
+        None,
+        Operand::Vgpr {
+            index: dst,
+            part: dst_part,
+        },
+        Operand::Vgpr {
+            index: src,
+            part: src_part,
+        },
+    ) = (instr.sdwa, instr.dst, instr.src0)
+    else {
+        return false;
+    };
+    let exp_reg = match (O::HAS_EXPONENT, instr.src1) {
+        (false, _) => None,
+        (true, Some(Operand::Vgpr { index, part })) => Some((usize::from(index), part)),
+        (true, _) => return false,
+    };
+    let exec = wave.exec();
+    let (keep, dst_shift) = dst_placement::<F>(spec, dst_part);
+    let wide = F::WIDTH == 64;
+    let Some(split) = wave.vgpr_split(usize::from(dst), if wide { 2 } else { 1 }) else {
+        return false;
+    };
+    let src = usize::from(src);
+    let (Some(src_lo), Some(src_hi)) = (
+        split.src(src),
+        if wide {
+            split.src(src + 1)
+        } else {
+            Some(&[][..])
+        },
+    ) else {
+        return false;
+    };
+    let (exp, exp_shift) = match exp_reg {
+        None => (&[][..], 0),
+        Some((index, part)) => match split.src(index) {
+            Some(e) => (e, half_shift::<F>(part)),
+            None => return false,
+        },
+    };
+    let (dst_lo, dst_hi) = split.dst();
+    write_back::<O, F>(
+        &mut WaveIo {
+            src_lo,
+            src_hi,
+            src_shift: half_shift::<F>(src_part),
+            exp,
+            exp_shift,
+            dst_lo,
+            dst_hi,
+            dst_keep: keep,
+            dst_shift,
+            exec,
+        },
+        policy,
+    );
+    true
+}
+
+/// Run the kernel over the wave and write the active lanes' results into
+/// the destination ([`run_io_dispatched`]). Unit tests can break this
+/// write-back on purpose (the test-only `fault` module) to prove that
+/// replay notices.
+#[inline(always)]
+fn write_back<O: Operation, F: Format>(io: &mut WaveIo<'_>, policy: &Policy) {
+    #[cfg(test)]
+    fault::apply(io);
+    run_io_dispatched::<O, F>(io, policy);
+}
+
+/// Every other case: the operands are read into per-lane words on the
+/// stack first (the destination may be one of the sources; scalars,
+/// constants and SDWA selections are expanded per lane).
+#[inline(never)]
+pub(super) fn copied<O: Operation, F: Format>(
+    spec: &TargetSpec,
+    wave: &mut Wave,
+    instr: &Instruction,
+    policy: &Policy,
+) -> Result<(), ExecError> {
+    let lanes = wave.lanes();
+    let exec = wave.exec();
+
+    // Fixed-size buffers on the stack: no allocation per instruction. The
+    // sources are copied out of the register file because the destination
+    // may be one of them.
+    let wide = if F::WIDTH == 64 { lanes } else { 0 };
+    let mut src_lo = [0u32; MAX_LANES];
+    let mut src_hi = [0u32; MAX_LANES];
+    let mut exp = [0u32; MAX_LANES];
+    let src_shift =
+        read_float_source::<F>(spec, wave, instr, &mut src_lo[..lanes], &mut src_hi[..wide])?;
+    let (exp, exp_shift) = if O::HAS_EXPONENT {
+        let Some(src1) = instr.src1 else {
+            return Err(missing_src1());
+        };
+        let shift = read_exponent::<F>(spec, wave, instr, src1, &mut exp[..lanes])?;
+        (&exp[..lanes], shift)
+    } else {
+        (&exp[..0], 0)
+    };
+    let Operand::Vgpr { index, part } = instr.dst else {
+        return Err(invalid("dst", "the destination must be a VGPR"));
+    };
+    let index = usize::from(index);
+    let oob = |index| ExecError::RegisterOutOfRange {
+        operand: "dst",
+        kind: "vgpr",
+        index,
+        count: NUM_VGPRS,
+    };
+    let io = |dst_lo, dst_hi, dst_keep, dst_shift, exec| WaveIo {
+        src_lo: &src_lo[..lanes],
+        src_hi: &src_hi[..wide],
+        src_shift,
+        exp,
+        exp_shift,
+        dst_lo,
+        dst_hi,
+        dst_keep,
+        dst_shift,
+        exec,
+    };
+
+    if let Some(sdwa) = instr.sdwa {
+        // The results of every lane first, then the dst_sel merge of the
+        // active ones.
+        let mut out = [0u32; MAX_LANES];
+        let mut out_hi = [0u32; MAX_LANES];
+        let f16 = F::KIND == FormatKind::F16;
+        let output = spec.sdwa_f16_output.map(|s| s.value);
+        if f16 && policy.omod != Omod::None && output == Some(SdwaF16Output::ScaledBeforeRounding) {
+            // OMOD before the rounding: one lane at a time.
+            for (lane, o) in out[..lanes].iter_mut().enumerate() {
+                let src = WaveIo::source::<F>(src_lo[lane], 0, src_shift);
+                let e = O::HAS_EXPONENT.then(|| WaveIo::exponent::<F>(exp[lane], exp_shift));
+                *o = scaled_before_rounding::<F>(src, e, policy) as u32;
+            }
+        } else {
+            run_io_dispatched::<O, F>(
+                &mut io(&mut out[..lanes], &mut out_hi[..wide], 0, 0, u64::MAX),
+                policy,
+            );
+        }
+        // An F16 result with dst_sel DWORD: its 16 bits zero-extended, or
+        // bits 31:16 kept (`sdwa_f16_dword_dst`) [open].
+        let dword = spec.sdwa_f16_dword_dst.map(|s| s.value);
+        let (unused, (shift, width)) = match (f16, sdwa.dst_sel, dword) {
+            (true, SdwaSel::Dword, Some(SdwaF16DwordDst::PreserveHigh)) => {
+                (DstUnused::Preserve, (0, 16))
+            }
+            _ => (sdwa.dst_unused, sdwa.dst_sel.field_bits()),
+        };
+        let dst = wave.vgpr_lanes_mut(index).ok_or(oob(index))?;
+        for (lane, (d, &v)) in dst.iter_mut().zip(&out).enumerate() {
+            if exec >> lane & 1 != 0 {
+                *d = unused.merge(*d, v, shift, width);
+            }
+        }
+        return Ok(());
+    }
+    if F::WIDTH == 64 {
+        let (lo, hi) = wave.vgpr_split(index, 2).ok_or(oob(index))?.dst();
+        write_back::<O, F>(&mut io(lo, hi, 0, 0, exec), policy);
+        return Ok(());
+    }
+    let (keep, shift) = dst_placement::<F>(spec, part);
+    let dst = wave.vgpr_lanes_mut(index).ok_or(oob(index))?;
+    write_back::<O, F>(&mut io(dst, &mut [], keep, shift, exec), policy);
+    Ok(())
+}
+
+/// Test-only: deliberately broken write-backs (per thread), so replay's
+/// tests can show that a broken executor fails rows.
+#[cfg(test)]
+pub(crate) mod fault {
+    use crate::kernels::wave::WaveIo;
+    use std::cell::Cell;
+
+    /// How [`super::write_back`] is broken.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub(crate) enum Fault {
+        /// Not broken.
+        None,
+        /// Writes every lane, active or not.
+        IgnoreExec,
+        /// A 16-bit result clears the other half of its register.
+        ClobberOtherHalf,
+        /// Lanes 32-63 are never written.
+        SkipHighLanes,
+    }
+
+    thread_local! {
+        static FAULT: Cell<Fault> = const { Cell::new(Fault::None) };
+    }
+
+    /// Break the write-back of this thread's executions until reset.
+    pub(crate) fn set(fault: Fault) {
+        FAULT.with(|f| f.set(fault));
+    }
+
+    pub(super) fn apply(io: &mut WaveIo<'_>) {
+        match FAULT.with(Cell::get) {
+            Fault::None => {}
+            Fault::IgnoreExec => io.exec = u64::MAX,
+            Fault::ClobberOtherHalf => io.dst_keep = 0,
+            Fault::SkipHighLanes => io.exec &= 0xffff_ffff,
+        }
+    }
+}

@@ -1,0 +1,57 @@
+//! The "scaled before rounding" order of OMOD for SDWA F16 results
+//! (`sdwa_f16_output: scaled_before_rounding`, docs/semantics.md §10): OMOD
+//! scales the exact result by 2, 4 or 1/2 and the scaled value is rounded
+//! to the format once, instead of OMOD acting on the rounded result
+//! ([`super::modifiers::output_modifiers`], the measured "rounded" order).
+//!
+//! One lane at a time, built from the scalar rules: LDEXP is
+//! [`ldexp_rounded`] with OMOD's power of two added to the exponent; FRACT
+//! is [`fract_rounded`] without the output flush (the exact fraction, or a
+//! normal result in (0.5, 1) rounded once, where scaling by a power of two
+//! commutes with rounding) then [`ldexp_rounded`] by OMOD's power, which
+//! rounds the scaled value once and flushes. OMOD's
+//! tiny-result flush ([`Policy::flush_tiny`]) still holds; CLAMP follows.
+
+use super::fract::fract_rounded;
+use super::ldexp::ldexp_rounded;
+use super::modifiers::{output_modifiers, prepare_source};
+use super::{Format, Omod, Policy};
+
+/// OMOD as a power of two.
+fn omod_power(omod: Omod) -> i32 {
+    match omod {
+        Omod::None => 0,
+        Omod::Mul2 => 1,
+        Omod::Mul4 => 2,
+        Omod::Div2 => -1,
+    }
+}
+
+/// One lane's result of LDEXP (`exp` is `Some`) or FRACT on the raw source
+/// `src`, with OMOD scaling before the one rounding, then CLAMP.
+pub fn scaled_before_rounding<F: Format>(src: u64, exp: Option<i32>, p: &Policy) -> u64 {
+    let k = omod_power(p.omod);
+    let s = prepare_source::<F>(src, p);
+    let scaled = match exp {
+        // A huge exponent saturates inside the kernel; the sum only has to
+        // stay an i32.
+        Some(e) => ldexp_rounded::<F>(s, e.saturating_add(k), p),
+        None if k == 0 => fract_rounded::<F>(s, p),
+        None => {
+            // The fraction before any output flush, scaled and rounded once
+            // (with the output flush and OMOD's tiny-result flush).
+            let keep = Policy {
+                keep_output_denorm: true,
+                ..*p
+            };
+            ldexp_rounded::<F>(fract_rounded::<F>(s, &keep), k, p)
+        }
+    };
+    output_modifiers::<F>(
+        scaled,
+        &Policy {
+            omod: Omod::None,
+            ..*p
+        },
+    )
+}

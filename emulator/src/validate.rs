@@ -1,0 +1,232 @@
+//! The one instruction check: every rule about which operands, modifiers and
+//! forms an instruction may have on a target, written once and shared by the
+//! executor ([`crate::exec`]), the encoder and, through the encoder, the
+//! decoder ([`crate::asm`]).
+//!
+//! [`check`] reports the first broken rule as a [`Violation`]: the offending
+//! operand [`Slot`] and the [`Rule`]. Each caller words it in its own
+//! vocabulary (an [`crate::ExecError`] or an [`crate::asm::EncodeError`]);
+//! the rule itself is decided here only. What is left in the encoder is
+//! about the bit layout alone (operand code space, constant bus, literal
+//! slots), which the executor has no use for.
+
+use crate::asm::Slot;
+use crate::instr::{Encoding, Instruction, Operand, Part, ScalarReg};
+use crate::kernels::Omod;
+use crate::target::TargetSpec;
+use crate::wave::{NUM_SGPRS, NUM_VGPRS};
+
+/// True16 e32 forms address v0..v127: bit 7 of the register field chooses
+/// the half.
+pub const E32_HALF_VGPRS: usize = 128;
+
+/// Which rule an instruction breaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rule {
+    /// The target has no such (opcode, encoding) form.
+    FormNotOnTarget,
+    /// LDEXP without its exponent operand.
+    MissingSrc1,
+    /// FRACT with a second source.
+    ExtraSrc1,
+    /// An SDWA encoding without SDWA selectors.
+    SdwaWithoutSelectors,
+    /// SDWA selectors on another encoding.
+    SelectorsWithoutSdwa,
+    /// ABS/NEG on the (integer) exponent.
+    Src1AbsNeg,
+    /// `sext` outside SDWA.
+    SextOutsideSdwa,
+    /// ABS, NEG, CLAMP or OMOD on an e32 encoding.
+    ModifiersOnE32,
+    /// The destination is not a VGPR.
+    DstNotVgpr,
+    /// A register half on an operand wider than 16 bits.
+    HalfNeeds16Bit,
+    /// A register half where the target (or SDWA) has none.
+    NoHalves,
+    /// A VGPR (or the last of a pair) past v255.
+    VgprOutOfRange {
+        /// The first register.
+        index: usize,
+    },
+    /// An odd VGPR pair where the target needs even ones.
+    MisalignedVgprPair {
+        /// The first register.
+        index: usize,
+    },
+    /// A true16 e32 16-bit operand past v127.
+    E32HalfOutOfRange {
+        /// The register.
+        index: usize,
+    },
+    /// An SGPR (or the last of a pair) past the register file.
+    SgprOutOfRange {
+        /// The first register.
+        index: usize,
+        /// Whether the operand is a 64-bit pair.
+        pair: bool,
+    },
+    /// An odd SGPR pair.
+    MisalignedSgprPair {
+        /// The first register.
+        index: usize,
+    },
+    /// vcc_hi, exec_hi or m0 as the start of a 64-bit pair.
+    ScalarPairStart,
+    /// An inline integer outside -16..=64.
+    InlineIntRange {
+        /// The value.
+        value: i8,
+    },
+    /// A 64-bit literal in an operand narrower than 64 bits.
+    Literal64Width,
+    /// A VOP2 src1 that is not a VGPR.
+    Vop2Src1NotVgpr,
+    /// A literal in an SDWA instruction.
+    SdwaLiteral,
+}
+
+/// The first rule an instruction breaks and where.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Violation {
+    /// The offending operand (or the mnemonic, or the modifiers).
+    pub slot: Slot,
+    /// The rule broken.
+    pub rule: Rule,
+}
+
+fn fail(slot: Slot, rule: Rule) -> Result<(), Violation> {
+    Err(Violation { slot, rule })
+}
+
+/// Check `instr` against `spec`: Ok when the target has the form and every
+/// operand and modifier is one the form can carry; otherwise the first
+/// broken rule, in a fixed order (form, operand count, SDWA selectors,
+/// modifiers, dst, src0, src1).
+pub fn check(spec: &TargetSpec, instr: &Instruction) -> Result<(), Violation> {
+    let enc = instr.encoding;
+    if !spec.has_form(instr.opcode, enc) {
+        return fail(Slot::Mnemonic, Rule::FormNotOnTarget);
+    }
+    match (instr.opcode.is_ldexp(), instr.src1) {
+        (true, None) => return fail(Slot::Src1, Rule::MissingSrc1),
+        (false, Some(_)) => return fail(Slot::Src1, Rule::ExtraSrc1),
+        _ => {}
+    }
+    match (enc == Encoding::Sdwa, instr.sdwa.is_some()) {
+        (true, false) => return fail(Slot::Modifier, Rule::SdwaWithoutSelectors),
+        (false, true) => return fail(Slot::Modifier, Rule::SelectorsWithoutSdwa),
+        _ => {}
+    }
+    let (m0, m1) = (instr.src0_mods, instr.src1_mods);
+    if m1.abs || m1.neg {
+        return fail(Slot::Src1, Rule::Src1AbsNeg);
+    }
+    if enc != Encoding::Sdwa {
+        if m0.sext {
+            return fail(Slot::Src0, Rule::SextOutsideSdwa);
+        }
+        if m1.sext {
+            return fail(Slot::Src1, Rule::SextOutsideSdwa);
+        }
+    }
+    if !enc.has_modifiers() && (m0.abs || m0.neg || instr.clamp || instr.omod != Omod::None) {
+        return fail(Slot::Modifier, Rule::ModifiersOnE32);
+    }
+    let width = instr.opcode.format().bits();
+    let Operand::Vgpr { index, part } = instr.dst else {
+        return fail(Slot::Dst, Rule::DstNotVgpr);
+    };
+    vgpr(spec, Slot::Dst, index, part, width, enc)?;
+    source(spec, Slot::Src0, instr.src0, width, enc)?;
+    if let Some(src1) = instr.src1 {
+        let width = if width == 16 { 16 } else { 32 };
+        if enc == Encoding::Vop2 && !matches!(src1, Operand::Vgpr { .. }) {
+            return fail(Slot::Src1, Rule::Vop2Src1NotVgpr);
+        }
+        source(spec, Slot::Src1, src1, width, enc)?;
+    }
+    Ok(())
+}
+
+/// A register half needs a 16-bit operand on a true16 target outside SDWA.
+fn part_ok(
+    spec: &TargetSpec,
+    slot: Slot,
+    part: Part,
+    width: u32,
+    enc: Encoding,
+) -> Result<(), Violation> {
+    if part == Part::Full {
+        return Ok(());
+    }
+    if width != 16 {
+        return fail(slot, Rule::HalfNeeds16Bit);
+    }
+    if !spec.true16.value || enc == Encoding::Sdwa {
+        return fail(slot, Rule::NoHalves);
+    }
+    Ok(())
+}
+
+fn vgpr(
+    spec: &TargetSpec,
+    slot: Slot,
+    index: u16,
+    part: Part,
+    width: u32,
+    enc: Encoding,
+) -> Result<(), Violation> {
+    part_ok(spec, slot, part, width, enc)?;
+    let index = usize::from(index);
+    let regs = if width == 64 { 2 } else { 1 };
+    if index + regs > NUM_VGPRS {
+        return fail(slot, Rule::VgprOutOfRange { index });
+    }
+    if width == 64 && spec.aligned_vgpr_pairs.value && index % 2 != 0 {
+        return fail(slot, Rule::MisalignedVgprPair { index });
+    }
+    if width == 16 && spec.true16.value && !enc.has_modifiers() && index >= E32_HALF_VGPRS {
+        return fail(slot, Rule::E32HalfOutOfRange { index });
+    }
+    Ok(())
+}
+
+fn source(
+    spec: &TargetSpec,
+    slot: Slot,
+    op: Operand,
+    width: u32,
+    enc: Encoding,
+) -> Result<(), Violation> {
+    match op {
+        Operand::Vgpr { index, part } => vgpr(spec, slot, index, part, width, enc),
+        Operand::Scalar { reg, part } => {
+            part_ok(spec, slot, part, width, enc)?;
+            let pair = width == 64;
+            if let ScalarReg::Sgpr(n) = reg {
+                let index = usize::from(n);
+                if index + usize::from(pair) + 1 > NUM_SGPRS {
+                    return fail(slot, Rule::SgprOutOfRange { index, pair });
+                }
+                if pair && index % 2 != 0 {
+                    return fail(slot, Rule::MisalignedSgprPair { index });
+                }
+            }
+            if pair && matches!(reg, ScalarReg::VccHi | ScalarReg::ExecHi | ScalarReg::M0) {
+                return fail(slot, Rule::ScalarPairStart);
+            }
+            Ok(())
+        }
+        Operand::InlineInt(value) if !(-16..=64).contains(&value) => {
+            fail(slot, Rule::InlineIntRange { value })
+        }
+        Operand::InlineInt(_) | Operand::InlineFloat(_) => Ok(()),
+        Operand::Literal(_) | Operand::Literal64(_) if enc == Encoding::Sdwa => {
+            fail(slot, Rule::SdwaLiteral)
+        }
+        Operand::Literal64(_) if width != 64 => fail(slot, Rule::Literal64Width),
+        Operand::Literal(_) | Operand::Literal64(_) => Ok(()),
+    }
+}

@@ -1,0 +1,262 @@
+//! Every policy of `isa-spec/` changes behaviour: each test runs one
+//! instruction under a target's generated spec and under a copy with that
+//! one policy flipped, and checks both results bit for bit. The expected
+//! bits are derived from docs/semantics.md (the derivation is in each
+//! test). `fract_rules` records evidence only and has no alternative.
+
+use amdgpu_valu::__testing::execute_with_spec;
+use amdgpu_valu::{
+    asm, execute, DstUnused, Encoding, Evidence, Instruction, Opcode, Operand, Sdwa, SdwaSel,
+    Target, TargetSpec, Wave,
+};
+use amdgpu_valu::{ClampNan, OmodGate, SnanPolicy};
+use amdgpu_valu::{F16DstHigh, SdwaConstantSel, SdwaF16DwordDst, SdwaF16Output, Sourced};
+
+/// A flipped value's evidence: only tests make these.
+fn flipped<T>(value: T) -> Sourced<T> {
+    Sourced {
+        value,
+        evidence: Evidence::Open("flipped by tests/policy_flips.rs"),
+    }
+}
+
+/// Run `instr` under `spec` with MODE `mode`, every lane active, VGPR n
+/// set to `regs[n]` in every lane; v0 of lane 0 (and of the last lane,
+/// which must agree), or the error.
+fn run(spec: &TargetSpec, mode: u32, instr: &Instruction, regs: &[u32]) -> Result<u32, String> {
+    let mut wave = Wave::for_target(spec.target);
+    for (n, &v) in regs.iter().enumerate() {
+        wave.set_vgpr_all(n, v).map_err(|e| e.to_string())?;
+    }
+    wave.set_mode(mode);
+    execute_with_spec(spec, &mut wave, instr).map_err(|e| e.to_string())?;
+    let first = wave.vgpr(0, 0).map_err(|e| e.to_string())?;
+    let last = wave.vgpr(0, wave.lanes() - 1).map_err(|e| e.to_string())?;
+    assert_eq!(first, last, "lanes disagree");
+    Ok(first)
+}
+
+/// `run` of assembly text, checking first that the unflipped spec is the
+/// generated one (`execute_with_spec` of it equals `execute`).
+fn both(
+    target: Target,
+    flip: impl Fn(&mut TargetSpec),
+    mode: u32,
+    text: &str,
+    regs: &[u32],
+) -> (u32, u32) {
+    let instr = asm::parse(target, text).unwrap_or_else(|e| panic!("{text}: {e}"));
+    both_instr(target, flip, mode, &instr, regs)
+}
+
+fn both_instr(
+    target: Target,
+    flip: impl Fn(&mut TargetSpec),
+    mode: u32,
+    instr: &Instruction,
+    regs: &[u32],
+) -> (u32, u32) {
+    let spec = *target.spec();
+    let before = run(&spec, mode, instr, regs).unwrap_or_else(|e| panic!("{e}"));
+    let mut wave = Wave::for_target(target);
+    for (n, &v) in regs.iter().enumerate() {
+        wave.set_vgpr_all(n, v).expect("in range");
+    }
+    wave.set_mode(mode);
+    execute(target, &mut wave, instr).expect("executes");
+    assert_eq!(
+        wave.vgpr(0, 0).expect("in range"),
+        before,
+        "execute_with_spec of the generated spec"
+    );
+    let mut flipped = spec;
+    flip(&mut flipped);
+    let after = run(&flipped, mode, instr, regs).unwrap_or_else(|e| panic!("{e}"));
+    (before, after)
+}
+
+#[test]
+fn sdwa_f16_output_rounded_or_scaled_before_rounding() {
+    let flip = |s: &mut TargetSpec| {
+        s.sdwa_f16_output = Some(flipped(SdwaF16Output::ScaledBeforeRounding));
+    };
+    // gfx1030, MODE 0: nearest-even, F16 denormals flushed, IEEE = 0, so
+    // OMOD is effective (§6). ldexp(0x7bff = 65504, 1) = 131008.
+    // Rounded (§7, measured): 131008 overflows to +inf 0x7c00, and div:2
+    // leaves infinity alone: 0x7c00. Scaled before rounding: 131008 / 2 =
+    // 65504 is exact: 0x7bff.
+    let text = "v_ldexp_f16_sdwa v0, v1, v2 div:2 dst_sel:WORD_0 dst_unused:UNUSED_PRESERVE src0_sel:WORD_0 src1_sel:WORD_0";
+    let (rounded, scaled) = both(Target::Gfx1030, flip, 0, text, &[0xa5a5_a5a5, 0x7bff, 1]);
+    assert_eq!(rounded, 0xa5a5_7c00);
+    assert_eq!(scaled, 0xa5a5_7bff);
+    // FRACT, MODE 0x40: F16 input subnormals kept, outputs flushed (OMOD
+    // still effective). fract(0x0200 = 2^-15) = 2^-15, a subnormal.
+    // Rounded: the output flush makes it +0, mul:4 of +0 is +0: 0x0000.
+    // Scaled: 2^-15 * 4 = 2^-13 is normal (exponent field 2): 0x0800.
+    let text =
+        "v_fract_f16_sdwa v0, v1 mul:4 dst_sel:WORD_0 dst_unused:UNUSED_PRESERVE src0_sel:WORD_0";
+    let (rounded, scaled) = both(Target::Gfx1030, flip, 0x40, text, &[0xa5a5_a5a5, 0x0200]);
+    assert_eq!(rounded, 0xa5a5_0000);
+    assert_eq!(scaled, 0xa5a5_0800);
+    // With OMOD gated off (IEEE = 1) the orders agree: ldexp gives +inf.
+    let text = "v_ldexp_f16_sdwa v0, v1, v2 div:2 dst_sel:WORD_0 dst_unused:UNUSED_PRESERVE src0_sel:WORD_0 src1_sel:WORD_0";
+    let (rounded, scaled) = both(
+        Target::Gfx1030,
+        flip,
+        0x200,
+        text,
+        &[0xa5a5_a5a5, 0x7bff, 1],
+    );
+    assert_eq!((rounded, scaled), (0xa5a5_7c00, 0xa5a5_7c00));
+}
+
+#[test]
+fn f16_dst_high_preserve_or_zero() {
+    // fract(1.5 = 0x3e00) = 0.5 = 0x3800 in bits 15:0 of a VOP1 result.
+    // gfx1030 keeps bits 31:16 (preserve); zero clears them.
+    let text = "v_fract_f16_e32 v0, v1";
+    let regs = [0xa5a5_a5a5, 0x0000_3e00];
+    let (preserve, zero) = both(
+        Target::Gfx1030,
+        |s| s.f16_dst_high = flipped(F16DstHigh::Zero),
+        0,
+        text,
+        &regs,
+    );
+    assert_eq!((preserve, zero), (0xa5a5_3800, 0x0000_3800));
+    // gfx908 zeroes them (zero); preserve keeps them.
+    let (zero, preserve) = both(
+        Target::Gfx908,
+        |s| s.f16_dst_high = flipped(F16DstHigh::Preserve),
+        0,
+        text,
+        &regs,
+    );
+    assert_eq!((zero, preserve), (0x0000_3800, 0xa5a5_3800));
+}
+
+#[test]
+fn sdwa_f16_dword_dst_zero_extend_or_preserve_high() {
+    // An F16 result (0x3800, as above) with dst_sel:DWORD: zero-extended
+    // (the default, open) or bits 31:16 of v0 kept.
+    let text = "v_fract_f16_sdwa v0, v1 dst_sel:DWORD dst_unused:UNUSED_PRESERVE src0_sel:WORD_0";
+    let (zero_extend, preserve_high) = both(
+        Target::Gfx1030,
+        |s| s.sdwa_f16_dword_dst = Some(flipped(SdwaF16DwordDst::PreserveHigh)),
+        0,
+        text,
+        &[0xa5a5_a5a5, 0x0000_3e00],
+    );
+    assert_eq!((zero_extend, preserve_high), (0x0000_3800, 0xa5a5_3800));
+}
+
+#[test]
+fn sdwa_constant_sel_ignored_or_applied() {
+    // ldexp(1.5 = 0x3e00, 1) with src1 the inline constant 1 and
+    // src1_sel:BYTE_1. Ignored (the default, open): 1.5 * 2 = 3.0 = 0x4200.
+    // Applied: byte 1 of the constant's encoding 0x0001 is 0, so
+    // 1.5 * 2^0 = 0x3e00.
+    let instr = Instruction::binary(
+        Opcode::LdexpF16,
+        Encoding::Sdwa,
+        Operand::v(0),
+        Operand::v(1),
+        Operand::InlineInt(1),
+    )
+    .with_sdwa(Sdwa {
+        dst_sel: SdwaSel::Word0,
+        dst_unused: DstUnused::Preserve,
+        src0_sel: SdwaSel::Word0,
+        src1_sel: SdwaSel::Byte1,
+    });
+    let (ignored, applied) = both_instr(
+        Target::Gfx1030,
+        |s| s.sdwa_constant_sel = Some(flipped(SdwaConstantSel::Applied)),
+        0,
+        &instr,
+        &[0xa5a5_a5a5, 0x0000_3e00],
+    );
+    assert_eq!((ignored, applied), (0xa5a5_4200, 0xa5a5_3e00));
+}
+
+#[test]
+fn snan_quiet_or_kept_with_ieee_off() {
+    // FRACT of the F32 sNaN 0x7f800001: quieted to 0x7fc00001 (§4), or kept
+    // with MODE.IEEE = 0 under keep_when_ieee_off (§10.1).
+    let flip = |s: &mut TargetSpec| s.snan = flipped(SnanPolicy::KeepWhenIeeeOff);
+    let text = "v_fract_f32_e32 v0, v1";
+    let (quiet, kept) = both(Target::Gfx1030, flip, 0, text, &[0, 0x7f80_0001]);
+    assert_eq!((quiet, kept), (0x7fc0_0001, 0x7f80_0001));
+    // IEEE = 1: quieted either way.
+    let (quiet, kept) = both(Target::Gfx1030, flip, 0x200, text, &[0, 0x7f80_0001]);
+    assert_eq!((quiet, kept), (0x7fc0_0001, 0x7fc0_0001));
+}
+
+#[test]
+fn omod_gate_gated_or_always() {
+    // fract(1.5) = 0.5 = 0x3f000000, mul:2 -> 1.0 = 0x3f800000 when OMOD
+    // is effective. MODE 0x200 (IEEE = 1): gfx1030's gate ignores OMOD;
+    // `always` applies it.
+    let (gated, always) = both(
+        Target::Gfx1030,
+        |s| s.omod_gate = flipped(OmodGate::Always),
+        0x200,
+        "v_fract_f32_e64 v0, v1 mul:2",
+        &[0, 0x3fc0_0000],
+    );
+    assert_eq!((gated, always), (0x3f00_0000, 0x3f80_0000));
+}
+
+#[test]
+fn clamp_nan_dx10_clamp_or_always_zero() {
+    // fract(qNaN 0x7fc00000) = 0x7fc00000; CLAMP with DX10_CLAMP = 0 keeps
+    // it on gfx1030, `always_zero` gives +0.
+    let (dx10, zero) = both(
+        Target::Gfx1030,
+        |s| s.clamp_nan = flipped(ClampNan::AlwaysZero),
+        0,
+        "v_fract_f32_e64 v0, v1 clamp",
+        &[0, 0x7fc0_0000],
+    );
+    assert_eq!((dx10, zero), (0x7fc0_0000, 0));
+}
+
+#[test]
+fn ieee_dx10_bits_present_or_absent() {
+    // Without the bits, MODE bit 9 is not IEEE: on gfx1030 the gate then
+    // sees IEEE = 0 and OMOD applies (0.5 mul:2 = 1.0, as above).
+    // (`codegen` refuses this combination in isa-spec/; the flip shows the
+    // executor reads the bit only through this fact.)
+    let (present, absent) = both(
+        Target::Gfx1030,
+        |s| s.ieee_dx10_bits = flipped(false),
+        0x200,
+        "v_fract_f32_e64 v0, v1 mul:2",
+        &[0, 0x3fc0_0000],
+    );
+    assert_eq!((present, absent), (0x3f00_0000, 0x3f80_0000));
+}
+
+#[test]
+fn aligned_vgpr_pairs_required_or_not() {
+    // gfx90a needs even pairs: v[1:2] is refused. Flipped, fract(1.5) =
+    // 0.5 = 0x3fe0000000000000: v1 = 0, v2 = 0x3fe00000.
+    let instr = Instruction::unary(
+        Opcode::FractF64,
+        Encoding::Vop1,
+        Operand::v(1),
+        Operand::v(4),
+    );
+    let regs = [0, 0, 0, 0, 0, 0x3ff8_0000];
+    let spec = *Target::Gfx90a.spec();
+    let err = run(&spec, 0, &instr, &regs).expect_err("misaligned pair");
+    assert!(err.contains("even") || err.contains("align"), "{err}");
+    let mut flipped_spec = spec;
+    flipped_spec.aligned_vgpr_pairs = flipped(false);
+    let mut wave = Wave::for_target(Target::Gfx90a);
+    for (n, &v) in regs.iter().enumerate() {
+        wave.set_vgpr_all(n, v).expect("in range");
+    }
+    execute_with_spec(&flipped_spec, &mut wave, &instr).expect("unaligned pairs allowed");
+    assert_eq!(wave.vgpr64(1, 0).expect("in range"), 0x3fe0_0000_0000_0000);
+}
