@@ -8,8 +8,8 @@
 #![allow(dead_code)]
 
 use amdgpu_valu::kernels::policy::{ClampNan, FloatRules, Modifiers, OmodGate, SnanPolicy};
-use amdgpu_valu::kernels::wave::{Fract, Ldexp, Operation};
 use amdgpu_valu::kernels::{Format, FormatKind, Mode, Omod, Policy};
+use amdgpu_valu::kernels::{Fract, Ldexp, Operation};
 
 /// splitmix64, seeded: the same inputs on every run.
 pub struct Rng(pub u64);

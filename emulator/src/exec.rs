@@ -7,7 +7,7 @@
 
 use crate::error::ExecError;
 use crate::instr::{Encoding, Instruction, Operand, Part, ScalarReg, SdwaSel};
-use crate::kernels::wave::{run_io_dispatched, Operation, WaveIo};
+use crate::kernels::{run_dispatched, Operation, WaveIo};
 use crate::kernels::{Format, FormatKind, Modifiers, Policy};
 use crate::target::{F16DstHigh, TargetSpec};
 use crate::wave::{Wave, MAX_LANES, NUM_SGPRS, NUM_VGPRS};
@@ -173,14 +173,14 @@ fn direct<O: Operation, F: Format>(
 }
 
 /// Run the kernel over the wave and write the active lanes' results into
-/// the destination ([`run_io_dispatched`]). Unit tests can break this
+/// the destination ([`run_dispatched`]). Unit tests can break this
 /// write-back on purpose (the test-only `fault` module) to prove that
 /// replay notices.
 #[inline(always)]
 fn write_back<O: Operation, F: Format>(io: &mut WaveIo<'_>, policy: &Policy) {
     #[cfg(test)]
     fault::apply(io);
-    run_io_dispatched::<O, F>(io, policy);
+    run_dispatched::<O, F, _>(io, policy);
 }
 
 /// The right shift that brings a 16-bit operand in register half `part` to
@@ -253,7 +253,7 @@ fn copied<O: Operation, F: Format>(
         // SDWA dst_sel DWORD].
         let mut out = [0u32; MAX_LANES];
         let mut out_hi = [0u32; MAX_LANES];
-        run_io_dispatched::<O, F>(
+        run_dispatched::<O, F, _>(
             &mut io(&mut out[..lanes], &mut out_hi[..wide], 0, 0, u64::MAX),
             policy,
         );
@@ -725,7 +725,7 @@ fn read_operand(
 /// tests can show that a broken executor fails rows.
 #[cfg(test)]
 pub(crate) mod fault {
-    use crate::kernels::wave::WaveIo;
+    use crate::kernels::WaveIo;
     use std::cell::Cell;
 
     /// How [`super::write_back`] is broken.
