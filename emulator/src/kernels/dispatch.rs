@@ -64,6 +64,7 @@ impl Isa {
     }
 
     /// Whether this CPU (and this build's architecture) can run the level.
+    #[inline]
     pub fn is_available(self) -> bool {
         match self {
             Isa::Baseline => true,

@@ -124,9 +124,16 @@ impl<F: Format> Lanes<F> for Slices<'_, F> {
             *p
         };
         let n = Lanes::<F>::count(self);
-        let (src, exp) = (&self.src[..n], &self.exp[..n]);
-        for ((d, &s), &e) in self.dst[..n].iter_mut().zip(src).zip(exp) {
-            *d = store::<F>(O::lane::<F, OUT>(load::<F>(s), e, &p));
+        let (src, dst) = (&self.src[..n], &mut self.dst[..n]);
+        if O::HAS_EXPONENT {
+            for ((d, &s), &e) in dst.iter_mut().zip(src).zip(&self.exp[..n]) {
+                *d = store::<F>(O::lane::<F, OUT>(load::<F>(s), e, &p));
+            }
+        } else {
+            // FRACT reads no exponent.
+            for (d, &s) in dst.iter_mut().zip(src) {
+                *d = store::<F>(O::lane::<F, OUT>(load::<F>(s), 0, &p));
+            }
         }
     }
 }

@@ -413,3 +413,57 @@ fn captured_examples() {
     assert_eq!(run_f16("ldexp", 0x3c00, 32767, &policy(0b1110)), 0x7bff);
     assert_eq!(run_f16("ldexp", 0x3c00, -32768, &policy(0b1101)), 0x0001);
 }
+
+#[test]
+fn classify_describes_what_the_kernel_did() {
+    // `explain`'s words come from `classify`, its bits from the kernel: on
+    // every F16 input (and exponents reaching every LDEXP case) under a
+    // sample of policies, each case and rounding flag agrees with the
+    // kernel's own result.
+    use super::classify::{classify_fract, classify_ldexp, FractCase, LdexpCase};
+    use super::fract::fract_rounded;
+    use super::ldexp::ldexp_rounded;
+    use super::modifiers::{prepare_source, LanePolicy};
+    type F = F16;
+    for i in policy_sample(24, 40) {
+        let p = policy(i);
+        let lp = LanePolicy::<F>::new(&p);
+        for x in all_f16() {
+            let s = prepare_source::<F>(u32::from(x), &lp);
+            let r = u64::from(fract_rounded::<F>(s, &lp));
+            let s = u64::from(s);
+            let (case, rd) = classify_fract::<F>(s, &p);
+            let ok = match case {
+                FractCase::Nan => r & F::ABS_MASK > F::INF,
+                FractCase::Infinity => r == F::NEG_QUIET_NAN,
+                FractCase::ZeroOrInteger => r == 0,
+                FractCase::BelowOne => r == if rd.flushed { 0 } else { s },
+                FractCase::ExactFraction => r != 0 && r < F::ONE,
+                FractCase::OneMinusSmall => {
+                    (!rd.capped || r == F::ONE_MINUS_ULP)
+                        && (rd.inexact || !rd.rounded_up)
+                        && r > F::ONE >> 1
+                        && r < F::ONE
+                }
+            };
+            assert!(ok, "fract {s:#x} under {p:?}: {case:?} {rd:?} but {r:#x}");
+            for e in f16_exponents() {
+                let r = u64::from(ldexp_rounded::<F>(s as u32, e, &lp));
+                let (case, rd) = classify_ldexp::<F>(s, e, &p);
+                let mag = r & F::ABS_MASK;
+                let ok = match case {
+                    LdexpCase::Nan => mag > F::INF,
+                    LdexpCase::PassThrough => r == s,
+                    LdexpCase::Normal => (F::MIN_NORMAL..F::INF).contains(&mag),
+                    LdexpCase::Overflow => mag == F::INF || mag == F::MAX,
+                    LdexpCase::Tiny if rd.flushed => mag == 0,
+                    LdexpCase::Tiny => mag <= F::MIN_NORMAL && (rd.inexact || !rd.rounded_up),
+                };
+                assert!(
+                    ok,
+                    "ldexp {s:#x} {e} under {p:?}: {case:?} {rd:?} but {r:#x}"
+                );
+            }
+        }
+    }
+}
