@@ -10,10 +10,9 @@ mod common;
 use std::hint::black_box;
 
 use amdgpu_valu::__testing::kernels::dispatch;
-use amdgpu_valu::__testing::kernels::wave::{
-    run_lanes, run_lanes_dispatched, Fract, Ldexp, Operation,
+use amdgpu_valu::__testing::kernels::{
+    run_dispatched, Format, Fract, KernelPath, Ldexp, Operation, Slices, F16, F32, F64,
 };
-use amdgpu_valu::__testing::kernels::{Format, F16, F32, F64};
 use amdgpu_valu::WaveSize;
 use amdgpu_valu::{execute, Encoding, Instruction, Opcode, Operand, Target, Wave};
 use common::Case;
@@ -25,7 +24,16 @@ const CHUNK: usize = 64;
 /// A kernel over one chunk: sources, exponents, destinations.
 type Kernel<'a, B> = dyn Fn(&[B], &[i32], &mut [B]) + 'a;
 
-fn lanes<O: Operation, F: Format>(c: &mut Criterion) {
+/// The lanes of one call as plain encodings.
+fn lanes<'a, F: Format>(
+    src: &'a [F::Bits],
+    exp: &'a [i32],
+    dst: &'a mut [F::Bits],
+) -> Slices<'a, F> {
+    Slices { src, exp, dst }
+}
+
+fn bench_lanes<O: Operation, F: Format>(c: &mut Criterion) {
     let (src, exp) = Case::Default.inputs::<F>(LANES, 1);
     let p = Case::Default.policy::<F>();
     // On the heap: 64 Ki lanes of F64 would be 512 KiB of stack.
@@ -46,13 +54,17 @@ fn lanes<O: Operation, F: Format>(c: &mut Criterion) {
             })
         });
     };
-    run("simd", &|s, e, d| run_lanes_dispatched::<O, F>(s, e, d, &p));
+    run("simd", &|s, e, d| {
+        run_dispatched::<O, F, _>(&mut lanes(s, e, d), &p)
+    });
     for isa in dispatch::available() {
         run(&format!("simd_{}", isa.name()), &|s, e, d| {
-            dispatch::run_on::<O, F>(isa, s, e, d, &p);
+            dispatch::run_on::<O, F, _>(isa, &mut lanes(s, e, d), &p);
         });
     }
-    run("scalar", &|s, e, d| run_lanes::<O, F>(s, e, d, &p));
+    run("scalar", &|s, e, d| {
+        dispatch::run::<O, F, _>(KernelPath::Scalar, &mut lanes(s, e, d), &p)
+    });
     g.finish();
 }
 
@@ -90,12 +102,12 @@ fn end_to_end(c: &mut Criterion) {
 }
 
 fn kernels(c: &mut Criterion) {
-    lanes::<Fract, F16>(c);
-    lanes::<Fract, F32>(c);
-    lanes::<Fract, F64>(c);
-    lanes::<Ldexp, F16>(c);
-    lanes::<Ldexp, F32>(c);
-    lanes::<Ldexp, F64>(c);
+    bench_lanes::<Fract, F16>(c);
+    bench_lanes::<Fract, F32>(c);
+    bench_lanes::<Fract, F64>(c);
+    bench_lanes::<Ldexp, F16>(c);
+    bench_lanes::<Ldexp, F32>(c);
+    bench_lanes::<Ldexp, F64>(c);
     end_to_end(c);
 }
 

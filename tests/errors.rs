@@ -226,8 +226,8 @@ fn wave_sizes_a_target_lacks_are_refused() {
 #[test]
 fn typed_execution_refuses_another_operation_or_format() {
     use amdgpu_valu::__testing::exec;
-    use amdgpu_valu::__testing::kernels::wave::{Fract, Ldexp};
     use amdgpu_valu::__testing::kernels::{FormatKind, F16, F32, F64};
+    use amdgpu_valu::__testing::kernels::{Fract, Ldexp};
     use amdgpu_valu::Opcode::LdexpF64;
 
     type Typed = fn(&amdgpu_valu::TargetSpec, &mut Wave, &Instruction) -> Result<(), ExecError>;

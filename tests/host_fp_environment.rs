@@ -3,7 +3,7 @@
 //! environment and once with the host set to round toward zero with
 //! flush-to-zero and denormals-are-zero, and the bits must agree.
 
-use amdgpu_valu::__testing::kernels::wave::{run_lanes_on, Fract, KernelPath, Ldexp};
+use amdgpu_valu::__testing::kernels::{dispatch, Fract, KernelPath, Ldexp, Slices};
 use amdgpu_valu::__testing::kernels::{ClampNan, Format, SnanPolicy};
 use amdgpu_valu::__testing::kernels::{
     FloatRules, Mode, Modifiers, Omod, OmodGate, Policy, F16, F32, F64,
@@ -30,9 +30,17 @@ fn sweep() -> Vec<u64> {
             };
             let p = Policy::new::<F16>(&RULES, Mode(mode), mods);
             let mut dst = vec![0u16; f16.len()];
-            run_lanes_on::<Fract, F16>(KernelPath::Scalar, &f16, &exps, &mut dst, &p);
+            dispatch::run::<Fract, F16, _>(
+                KernelPath::Scalar,
+                &mut slices(&f16, &exps, &mut dst),
+                &p,
+            );
             out.extend(dst.iter().map(|&d| u64::from(d)));
-            run_lanes_on::<Ldexp, F16>(KernelPath::Scalar, &f16, &exps, &mut dst, &p);
+            dispatch::run::<Ldexp, F16, _>(
+                KernelPath::Scalar,
+                &mut slices(&f16, &exps, &mut dst),
+                &p,
+            );
             out.extend(dst.iter().map(|&d| u64::from(d)));
         }
     }
@@ -96,11 +104,27 @@ fn run<F: Format>(src: &[F::Bits], exps: &[i32], mode: u32) -> Vec<F::Bits> {
     let p = Policy::new::<F>(&RULES, Mode(mode), Modifiers::default());
     let mut dst = vec![F::Bits::default(); src.len()];
     let mut out = Vec::new();
-    run_lanes_on::<Fract, F>(KernelPath::Scalar, src, exps, &mut dst, &p);
+    dispatch::run::<Fract, F, _>(
+        KernelPath::Scalar,
+        &mut slices::<F>(src, exps, &mut dst),
+        &p,
+    );
     out.extend_from_slice(&dst);
-    run_lanes_on::<Ldexp, F>(KernelPath::Scalar, src, exps, &mut dst, &p);
+    dispatch::run::<Ldexp, F, _>(
+        KernelPath::Scalar,
+        &mut slices::<F>(src, exps, &mut dst),
+        &p,
+    );
     out.extend_from_slice(&dst);
     out
+}
+
+fn slices<'a, F: Format>(
+    src: &'a [F::Bits],
+    exp: &'a [i32],
+    dst: &'a mut [F::Bits],
+) -> Slices<'a, F> {
+    Slices { src, exp, dst }
 }
 
 #[cfg(target_arch = "x86_64")]

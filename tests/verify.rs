@@ -9,7 +9,7 @@
 //! - F32/F64: seeded generated cases aimed at the hard places, every MODE /
 //!   OMOD / CLAMP / ABS-NEG combination in turn.
 //!
-//! Every case runs through `Policy` + `run_lanes_on` on both kernel paths
+//! Every case runs through `Policy` + `kernels::run` on both kernel paths
 //! (scalar and SIMD); a share also runs through the whole-instruction
 //! `amdgpu_valu::execute` on every one of the ten targets. A mismatch is
 //! reported as a replay row in the capture format (docs/captures.md) whose expected

@@ -10,8 +10,8 @@
 use amdgpu_valu::__testing::kernels::policy::{
     ClampNan, FloatRules, Modifiers, OmodGate, SnanPolicy,
 };
-use amdgpu_valu::__testing::kernels::wave::{Fract, Ldexp, Operation};
 use amdgpu_valu::__testing::kernels::{Format, FormatKind, Mode, Omod, Policy};
+use amdgpu_valu::__testing::kernels::{Fract, Ldexp, Operation};
 
 /// splitmix64, seeded: the same inputs on every run.
 pub struct Rng(pub u64);

@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-use amdgpu_valu::__testing::kernels::wave::{run_io_dispatched, Fract, WaveIo};
+use amdgpu_valu::__testing::kernels::{run_dispatched, Fract, WaveIo};
 use amdgpu_valu::__testing::kernels::{Mode, Modifiers, Policy, F32};
 use amdgpu_valu::lanes::{self, LaneMods};
 use amdgpu_valu::Target;
@@ -93,7 +93,7 @@ fn bare_kernel(src: &[u32], dst: &mut [u32]) {
             dst_shift: 0,
             exec: u64::MAX,
         };
-        run_io_dispatched::<Fract, F32>(&mut io, &p);
+        run_dispatched::<Fract, F32, _>(&mut io, &p);
     }
 }
 

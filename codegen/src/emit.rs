@@ -526,7 +526,7 @@ const IMPORTS: &[(&str, &[&str])] = &[
     ("crate::error", &["ExecError"]),
     ("crate", &["exec"]),
     ("crate::instr", &["Encoding", "Instruction", "Opcode"]),
-    ("crate::kernels::wave", &["Fract", "Ldexp"]),
+    ("crate::kernels::operation", &["Fract", "Ldexp"]),
     (
         "crate::kernels",
         &["ClampNan", "F16", "F32", "F64", "OmodGate", "SnanPolicy"],

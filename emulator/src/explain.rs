@@ -25,11 +25,13 @@ pub use crate::display::value;
 use crate::error::ExecError;
 use crate::exec;
 use crate::instr::Instruction;
+use crate::kernels::classify::{classify_fract, classify_ldexp, FractCase, LdexpCase, Rounding};
 use crate::kernels::format::{is_nan, is_subnormal};
-use crate::kernels::fract::{fract_detail, FractCase, Rounding};
-use crate::kernels::ldexp::{ldexp_detail, LdexpCase};
+use crate::kernels::fract::fract_rounded;
+use crate::kernels::lane::Lane;
+use crate::kernels::ldexp::ldexp_rounded;
 use crate::kernels::modifiers::{apply_clamp, apply_omod, flush_input, source_modifiers};
-use crate::kernels::{Format, FormatKind, Omod, OmodDecision, Policy, F16, F32, F64};
+use crate::kernels::{Format, FormatKind, LanePolicy, Omod, OmodDecision, Policy, F16, F32, F64};
 use crate::target::Target;
 use crate::wave::Wave;
 
@@ -114,6 +116,11 @@ fn explain_format<F: Format>(
     let spec = target.spec();
     let (src, exp) = exec::lane_sources::<F>(spec, wave, instr, lane)?;
     let p = exec::policy::<F>(spec, wave, instr);
+    // The result bits come from the kernel's own steps, one at a time; the
+    // words from `classify`.
+    let lp = LanePolicy::<F>::new(&p);
+    let step =
+        |f: fn(F::Lane, &LanePolicy<F>) -> F::Lane, x: u64| f(F::Lane::from_u64(x), &lp).to_u64();
     let mode = wave.mode();
     let mut ex = Explanation::default();
 
@@ -150,7 +157,7 @@ fn explain_format<F: Format>(
     ex.say("mode", m);
 
     // Source modifiers and the input flush.
-    let modded = source_modifiers::<F>(src, &p);
+    let modded = step(source_modifiers::<F>, src);
     let mut s = format!("src0 = {}", show::<F>(src));
     if p.abs || p.neg {
         let what = match (p.abs, p.neg) {
@@ -167,7 +174,7 @@ fn explain_format<F: Format>(
         }
     }
     ex.say("source", s);
-    let prepared = flush_input::<F>(modded, &p);
+    let prepared = step(flush_input::<F>, modded);
     if is_subnormal::<F>(modded) {
         if prepared != modded {
             ex.say(
@@ -184,7 +191,8 @@ fn explain_format<F: Format>(
 
     // The operation.
     let rounded = if instr.opcode.is_ldexp() {
-        let (bits, case, r) = ldexp_detail::<F>(prepared, exp, &p);
+        let bits = ldexp_rounded::<F>(F::Lane::from_u64(prepared), exp, &lp).to_u64();
+        let (case, r) = classify_ldexp::<F>(prepared, exp, &p);
         let text = match case {
             LdexpCase::Nan => format!("NaN source: {}", nan_text(&p)),
             LdexpCase::PassThrough => "infinity or zero: passed through unchanged".into(),
@@ -218,7 +226,8 @@ fn explain_format<F: Format>(
         );
         bits
     } else {
-        let (bits, case, r) = fract_detail::<F>(prepared, &p);
+        let bits = step(fract_rounded::<F>, prepared);
+        let (case, r) = classify_fract::<F>(prepared, &p);
         let text = match case {
             FractCase::Nan => format!("NaN source: {}", nan_text(&p)),
             FractCase::Infinity => "infinity: the negative quiet NaN".into(),
@@ -247,7 +256,7 @@ fn explain_format<F: Format>(
     };
 
     // OMOD.
-    let omodded = apply_omod::<F>(rounded, &p);
+    let omodded = step(apply_omod::<F>, rounded);
     let gate = match p.omod_decision {
         OmodDecision::Absent => None,
         OmodDecision::EffectiveAlways => Some(format!("{} applies OMOD always", target)),
@@ -269,7 +278,7 @@ fn explain_format<F: Format>(
     }
 
     // CLAMP.
-    let clamped = apply_clamp::<F>(omodded, &p);
+    let clamped = step(apply_clamp::<F>, omodded);
     if p.clamp {
         let t = if is_nan::<F>(omodded) {
             if p.clamp_nan_to_zero {

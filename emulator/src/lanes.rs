@@ -24,7 +24,7 @@
 
 use crate::error::ExecError;
 use crate::instr::{Encoding, Opcode};
-use crate::kernels::wave::{run_io_dispatched, Fract, Ldexp, Operation, WaveIo};
+use crate::kernels::{run_dispatched, Fract, Ldexp, Operation, WaveIo};
 use crate::kernels::{Format, FormatKind, Mode, Modifiers, Omod, Policy, F16, F32, F64};
 use crate::target::Target;
 
@@ -339,7 +339,7 @@ fn words<O: Operation, F: Format>(
     for (c, (s, d)) in src.chunks(CHUNK).zip(dst.chunks_mut(CHUNK)).enumerate() {
         let exp = exponent_words::<O>(&mut exp_buf, exp, c);
         let io = &mut wave_io(s, &[], exp, d, &mut [], exec_word(exec, c));
-        run_io_dispatched::<O, F>(io, p);
+        run_dispatched::<O, F, _>(io, p);
     }
 }
 
@@ -373,7 +373,7 @@ fn buffered<O: Operation, F: Format, T: LaneBits>(
             &mut dst_hi[..hi_n],
             exec_word(exec, c),
         );
-        run_io_dispatched::<O, F>(io, p);
+        run_dispatched::<O, F, _>(io, p);
         for ((&lo, &hi), x) in dst_lo.iter().zip(dst_hi.iter()).zip(d.iter_mut()) {
             *x = T::from_words(lo, hi);
         }

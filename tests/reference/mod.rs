@@ -4,21 +4,43 @@
 //! The arithmetic is `rustc_apfloat` (the Rust port of LLVM's APFloat, which
 //! rounds every operation once and correctly under an explicit rounding
 //! argument); the hardware rules are layered on top, one function per step of
-//! docs/semantics.md §3. Nothing here calls the kernels: only the format
-//! constants (`QUIET_BIT`, `ONE_MINUS_ULP`, ...) are read from
-//! `amdgpu_valu::__testing::kernels::format`, and the MODE fields are decoded here from
-//! the table of docs/semantics.md §2.
+//! docs/semantics.md §3. Nothing here calls the kernels or reads the crate's
+//! format constants: the bit layouts ([`RefFormat`]) come from the APFloat
+//! types' own width and precision, and the MODE fields are decoded here from
+//! the table of docs/semantics.md §2. Only the crate's format marker types
+//! (`F16`, `F32`, `F64`) are named, so the verifier can pass one type to
+//! both sides.
 
 #![allow(dead_code)]
 
-use amdgpu_valu::__testing::kernels::format::{Format, FormatKind, F16, F32, F64};
+use amdgpu_valu::__testing::kernels::{F16, F32, F64};
 use rustc_apfloat::ieee::{Double, Half, Single};
 use rustc_apfloat::{Float, Round};
 
-/// A result format together with its APFloat type.
-pub trait RefFormat: Format {
+/// A result format: its APFloat type, and the bit layout of its encodings
+/// (docs/semantics.md §2), derived from the APFloat type's width and
+/// precision.
+pub trait RefFormat {
     /// The APFloat type of the same format.
     type Ap: Float;
+    /// Width of an encoding in bits.
+    const WIDTH: u32 = <Self::Ap as Float>::BITS as u32;
+    /// Explicit fraction bits.
+    const MAN: u32 = <Self::Ap as Float>::PRECISION as u32 - 1;
+    /// The sign bit.
+    const SIGN: u64 = 1 << (Self::WIDTH - 1);
+    /// Every bit but the sign.
+    const ABS_MASK: u64 = Self::SIGN - 1;
+    /// +infinity: every exponent bit set, fraction 0.
+    const INF: u64 = Self::ABS_MASK & !((1 << Self::MAN) - 1);
+    /// Largest finite magnitude.
+    const MAX: u64 = Self::INF - 1;
+    /// The quiet bit of a NaN (the top fraction bit).
+    const QUIET_BIT: u64 = 1 << (Self::MAN - 1);
+    /// The negative quiet NaN FRACT gives for infinities.
+    const NEG_QUIET_NAN: u64 = Self::SIGN | Self::INF | Self::QUIET_BIT;
+    /// The largest value below 1.0 (exponent field bias - 1, fraction all ones).
+    const ONE_MINUS_ULP: u64 = (Self::INF >> 1 & !((1 << Self::MAN) - 1)) - 1;
 }
 
 impl RefFormat for F16 {
@@ -75,22 +97,22 @@ const MODE_DX10_CLAMP: u32 = 1 << 8;
 const MODE_IEEE: u32 = 1 << 9;
 const MODE_FP16_OVFL: u32 = 1 << 23;
 
-fn round_field<F: Format>(mode: u32) -> u32 {
-    match F::KIND {
-        FormatKind::F32 => mode & 3,
-        FormatKind::F16 | FormatKind::F64 => (mode >> 2) & 3,
+fn round_field<F: RefFormat>(mode: u32) -> u32 {
+    match F::WIDTH {
+        32 => mode & 3,
+        _ => (mode >> 2) & 3,
     }
 }
 
-fn denorm_field<F: Format>(mode: u32) -> u32 {
-    match F::KIND {
-        FormatKind::F32 => (mode >> 4) & 3,
-        FormatKind::F16 | FormatKind::F64 => (mode >> 6) & 3,
+fn denorm_field<F: RefFormat>(mode: u32) -> u32 {
+    match F::WIDTH {
+        32 => (mode >> 4) & 3,
+        _ => (mode >> 6) & 3,
     }
 }
 
 /// FP_ROUND as an APFloat rounding direction.
-pub fn rounding<F: Format>(mode: u32) -> Round {
+pub fn rounding<F: RefFormat>(mode: u32) -> Round {
     match round_field::<F>(mode) {
         0 => Round::NearestTiesToEven,
         1 => Round::TowardPositive,
@@ -100,22 +122,22 @@ pub fn rounding<F: Format>(mode: u32) -> Round {
 }
 
 /// FP_DENORM input bit: keep subnormal sources.
-pub fn keep_input_denorm<F: Format>(mode: u32) -> bool {
+pub fn keep_input_denorm<F: RefFormat>(mode: u32) -> bool {
     denorm_field::<F>(mode) & 1 != 0
 }
 
 /// FP_DENORM output bit: keep subnormal results.
-pub fn keep_output_denorm<F: Format>(mode: u32) -> bool {
+pub fn keep_output_denorm<F: RefFormat>(mode: u32) -> bool {
     denorm_field::<F>(mode) & 2 != 0
 }
 
 /// MODE.FP16_OVFL, which only F16 results obey.
-pub fn fp16_ovfl<F: Format>(mode: u32) -> bool {
-    F::KIND == FormatKind::F16 && mode & MODE_FP16_OVFL != 0
+pub fn fp16_ovfl<F: RefFormat>(mode: u32) -> bool {
+    F::WIDTH == 16 && mode & MODE_FP16_OVFL != 0
 }
 
 /// Section 6, "When OMOD is effective".
-pub fn omod_effective<F: Format>(kind: TargetKind, mode: u32, omod: u8) -> bool {
+pub fn omod_effective<F: RefFormat>(kind: TargetKind, mode: u32, omod: u8) -> bool {
     omod != 0
         && match kind {
             TargetKind::Always => true,
@@ -146,11 +168,11 @@ fn ap_one<F: RefFormat>() -> F::Ap {
     F::Ap::from_u128(1).value
 }
 
-fn is_nan_bits<F: Format>(bits: u64) -> bool {
+fn is_nan_bits<F: RefFormat>(bits: u64) -> bool {
     bits & F::ABS_MASK > F::INF
 }
 
-fn signed_zero<F: Format>(negative: bool) -> u64 {
+fn signed_zero<F: RefFormat>(negative: bool) -> u64 {
     if negative {
         F::SIGN
     } else {
@@ -158,7 +180,7 @@ fn signed_zero<F: Format>(negative: bool) -> u64 {
     }
 }
 
-fn signed_max<F: Format>(negative: bool) -> u64 {
+fn signed_max<F: RefFormat>(negative: bool) -> u64 {
     signed_zero::<F>(negative) | F::MAX
 }
 
@@ -193,7 +215,7 @@ pub fn quiets_snan(kind: TargetKind, mode: u32) -> bool {
 
 /// A NaN source's result: quiet bit set, sign and payload kept (sections 4
 /// and 5.1), unless the target keeps signalling NaNs (section 8.1).
-fn quiet<F: Format>(s: u64, kind: TargetKind, mode: u32) -> u64 {
+fn quiet<F: RefFormat>(s: u64, kind: TargetKind, mode: u32) -> u64 {
     if quiets_snan(kind, mode) {
         s | F::QUIET_BIT
     } else {
@@ -243,10 +265,10 @@ pub fn fract_core<F: RefFormat>(s: u64, kind: TargetKind, mode: u32) -> u64 {
 
 /// The exponent operand as the instruction reads it: F16 the low 16 bits as
 /// an i16 (higher bits ignored), F32/F64 all 32 bits, two's complement.
-pub fn ldexp_exponent<F: Format>(exp_operand: u32) -> i64 {
-    match F::KIND {
-        FormatKind::F16 => i64::from(exp_operand as u16 as i16),
-        FormatKind::F32 | FormatKind::F64 => i64::from(exp_operand as i32),
+pub fn ldexp_exponent<F: RefFormat>(exp_operand: u32) -> i64 {
+    match F::WIDTH {
+        16 => i64::from(exp_operand as u16 as i16),
+        _ => i64::from(exp_operand as i32),
     }
 }
 
@@ -369,7 +391,7 @@ pub struct Post {
 }
 
 /// Decide steps 5 and 6 for a target kind, MODE and the encoded modifiers.
-pub fn post_for<F: Format>(kind: TargetKind, mode: u32, omod: u8, clamp: bool) -> Post {
+pub fn post_for<F: RefFormat>(kind: TargetKind, mode: u32, omod: u8, clamp: bool) -> Post {
     Post {
         omod: if omod_effective::<F>(kind, mode, omod) {
             omod
@@ -411,7 +433,7 @@ pub fn ref_fract<F: RefFormat>(bits: u64, mode: u32, kind: TargetKind, m: RefMod
 }
 
 /// Section 5.3's flush_tiny: output denormals flushed, or OMOD effective.
-pub fn flush_tiny<F: Format>(kind: TargetKind, mode: u32, omod: u8) -> bool {
+pub fn flush_tiny<F: RefFormat>(kind: TargetKind, mode: u32, omod: u8) -> bool {
     !keep_output_denorm::<F>(mode) || omod_effective::<F>(kind, mode, omod)
 }
 

@@ -7,7 +7,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use amdgpu_valu::__testing::kernels::format::{Format, FormatKind, F16};
-use amdgpu_valu::__testing::kernels::wave::{run_lanes_on, Fract, KernelPath, Ldexp};
+use amdgpu_valu::__testing::kernels::{run, Fract, KernelPath, Ldexp, Slices};
 use amdgpu_valu::__testing::kernels::{
     ClampNan, FloatRules, Mode, Modifiers, Omod, OmodGate, Policy, SnanPolicy,
 };
@@ -331,9 +331,14 @@ fn kernel<F: Format>(
     p: &Policy,
 ) -> Vec<F::Bits> {
     let mut dst = vec![F::Bits::default(); src.len()];
+    let mut lanes = Slices::<F> {
+        src,
+        exp,
+        dst: &mut dst,
+    };
     match op {
-        Op::Fract => run_lanes_on::<Fract, F>(path, src, exp, &mut dst, p),
-        Op::Ldexp => run_lanes_on::<Ldexp, F>(path, src, exp, &mut dst, p),
+        Op::Fract => run::<Fract, F, _>(path, &mut lanes, p),
+        Op::Ldexp => run::<Ldexp, F, _>(path, &mut lanes, p),
     }
     dst
 }
@@ -931,7 +936,7 @@ fn gen_exponent<F: Format>(rng: &mut Rng, src: u64) -> u32 {
 }
 
 /// Compare `batches` generated batches of `op` in format `F`.
-pub fn run_random<F: RefFormat>(op: Op, scope: RandomScope, report: &mut Report) {
+pub fn run_random<F: RefFormat + Format>(op: Op, scope: RandomScope, report: &mut Report) {
     let start = Instant::now();
     let next = AtomicUsize::new(0);
     let totals = Mutex::new((Tally::default(), Tally::default()));
@@ -961,7 +966,7 @@ pub fn run_random<F: RefFormat>(op: Op, scope: RandomScope, report: &mut Report)
     );
 }
 
-fn random_batch<F: RefFormat>(op: Op, b: usize, kt: &mut Tally, et: &mut Tally) {
+fn random_batch<F: RefFormat + Format>(op: Op, b: usize, kt: &mut Tally, et: &mut Tally) {
     let seed = (b as u64) << 8 | (F::KIND as u64) << 1 | (op == Op::Ldexp) as u64;
     let mut rng = Rng(seed.wrapping_mul(0x2545_f491_4f6c_dd1d));
     // An odd multiplier walks every combination before repeating one.

@@ -9,7 +9,7 @@ use crate::instr::{
     DstUnused, Encoding, FloatConst, Instruction, Opcode, Operand, Part, ScalarReg, Sdwa, SdwaSel,
     SrcMods,
 };
-use crate::kernels::wave::{Fract, Ldexp};
+use crate::kernels::{Fract, Ldexp};
 use crate::kernels::{Omod, F16, F32, F64};
 use crate::target::{Target, TargetSpec, WaveSize};
 use crate::wave::Wave;

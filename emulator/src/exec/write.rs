@@ -6,7 +6,7 @@ use super::{invalid, missing_src1};
 use crate::error::ExecError;
 use crate::instr::{DstUnused, Instruction, Operand, Part, SdwaSel};
 use crate::kernels::scaled::scaled_before_rounding;
-use crate::kernels::wave::{run_io_dispatched, Operation, WaveIo};
+use crate::kernels::{run_dispatched, Operation, WaveIo};
 use crate::kernels::{Format, FormatKind, Omod, Policy};
 use crate::target::{F16DstHigh, SdwaF16DwordDst, SdwaF16Output, TargetSpec};
 use crate::wave::{Wave, MAX_LANES, NUM_VGPRS};
@@ -102,14 +102,14 @@ pub(super) fn direct<O: Operation, F: Format>(
 }
 
 /// Run the kernel over the wave and write the active lanes' results into
-/// the destination ([`run_io_dispatched`]). Unit tests can break this
+/// the destination ([`run_dispatched`]). Unit tests can break this
 /// write-back on purpose (the test-only `fault` module) to prove that
 /// replay notices.
 #[inline(always)]
 fn write_back<O: Operation, F: Format>(io: &mut WaveIo<'_>, policy: &Policy) {
     #[cfg(test)]
     fault::apply(io);
-    run_io_dispatched::<O, F>(io, policy);
+    run_dispatched::<O, F, _>(io, policy);
 }
 
 /// Every other case: the operands are read into per-lane words on the
@@ -181,7 +181,7 @@ pub(super) fn copied<O: Operation, F: Format>(
                 *o = scaled_before_rounding::<F>(src, e, policy) as u32;
             }
         } else {
-            run_io_dispatched::<O, F>(
+            run_dispatched::<O, F, _>(
                 &mut io(&mut out[..lanes], &mut out_hi[..wide], 0, 0, u64::MAX),
                 policy,
             );
@@ -218,7 +218,7 @@ pub(super) fn copied<O: Operation, F: Format>(
 /// tests can show that a broken executor fails rows.
 #[cfg(test)]
 pub(crate) mod fault {
-    use crate::kernels::wave::WaveIo;
+    use crate::kernels::WaveIo;
     use std::cell::Cell;
 
     /// How [`super::write_back`] is broken.

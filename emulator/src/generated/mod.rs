@@ -8,7 +8,7 @@ use crate::asm::tables::TargetEncoding;
 use crate::error::ExecError;
 use crate::instr::{Instruction, Opcode};
 use crate::kernels::{ClampNan, F16, F32, F64, OmodGate, SnanPolicy};
-use crate::kernels::wave::{Fract, Ldexp};
+use crate::kernels::operation::{Fract, Ldexp};
 use crate::target::{
     F16DstHigh, SdwaConstantSel, SdwaF16DwordDst, SdwaF16Output, TargetSpec,
 };

@@ -1,17 +1,19 @@
-//! Run-time choice of the whole-wave kernel's instruction-set variant.
+//! The driver from the executor into the kernels: which path runs the lane
+//! loop, and the run-time choice of its instruction-set variant.
 //!
-//! The branch-free kernels of [`super::simd`] are compiled three times on
+//! The vectorised lane loops of `lane_loop` are compiled three times on
 //! x86_64: for the baseline target, for AVX2 and for AVX-512, each variant a
 //! `#[target_feature]` function that inlines the same generic source. The
 //! best variant the CPU supports is detected once and cached; every variant
 //! gives identical bits (tested by calling each one directly). Other
 //! architectures compile only the baseline variant (NEON on aarch64).
 //!
-//! The scalar per-lane kernels stay selectable: process-wide with
-//! [`set_kernel_path`], or by setting `AMDGPU_VALU_FORCE_SCALAR=1` in the
-//! environment (read once, at the first dispatched call). [`last_variant`]
-//! reports what actually ran on the calling thread, so a silent fallback to
-//! the scalar loop cannot pass for SIMD.
+//! The scalar path (the same kernel, one lane at a time) stays selectable:
+//! process-wide with [`set_kernel_path`], or by setting
+//! `AMDGPU_VALU_FORCE_SCALAR=1` in the environment (read once, at the first
+//! dispatched call). [`last_variant`] reports what actually ran on the
+//! calling thread, so a silent fallback to the scalar loop cannot pass for
+//! SIMD.
 //!
 //! This is the crate's only `unsafe`: calling a `#[target_feature]` function
 //! from code compiled without those features. Each call site checks that the
@@ -23,10 +25,21 @@ use core::cell::Cell;
 use core::sync::atomic::{AtomicU8, Ordering};
 
 use super::format::Format;
+use super::lane_loop::{run_scalar, run_wave, Lanes};
+use super::operation::Operation;
 use super::policy::Policy;
-use super::wave::{KernelPath, Operation, WaveIo};
 
-/// An instruction-set level the whole-wave kernels are compiled for.
+/// Which implementation runs the lanes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum KernelPath {
+    /// The lane kernel called once per lane (always available).
+    Scalar,
+    /// The vectorised lane loop, in the instruction-set variant chosen at
+    /// run time for this CPU ([`selected`]).
+    Simd,
+}
+
+/// An instruction-set level the vectorised lane loops are compiled for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Isa {
     /// The compilation target's baseline (SSE2 on x86_64, NEON on aarch64).
@@ -51,6 +64,7 @@ impl Isa {
     }
 
     /// Whether this CPU (and this build's architecture) can run the level.
+    #[inline]
     pub fn is_available(self) -> bool {
         match self {
             Isa::Baseline => true,
@@ -93,9 +107,9 @@ impl Isa {
 /// What ran the lanes of a call.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Variant {
-    /// The per-lane scalar kernels.
+    /// The lane kernel one lane at a time.
     Scalar,
-    /// The whole-wave kernels compiled for this level.
+    /// The vectorised lane loop compiled for this level.
     Simd(Isa),
 }
 
@@ -177,131 +191,77 @@ pub fn last_variant() -> Option<Variant> {
 
 /// Note what ran the lanes of a call.
 #[inline]
-pub(crate) fn record(v: Variant) {
+fn record(v: Variant) {
     LAST.with(|l| l.set(Some(v)));
 }
 
-/// Run operation `O` over the lanes with the whole-wave kernel compiled for
+/// Run operation `O` over `lanes` on `path`. Both paths run the same
+/// kernel and give identical bits for every input.
+pub fn run<O: Operation, F: Format, L: Lanes<F>>(path: KernelPath, lanes: &mut L, p: &Policy) {
+    match path {
+        KernelPath::Scalar => {
+            record(Variant::Scalar);
+            run_scalar::<O, F, L>(lanes, p);
+        }
+        KernelPath::Simd => run_simd::<O, F, L>(selected(), lanes, p),
+    }
+}
+
+/// Run operation `O` over `lanes` on the process-wide path
+/// ([`kernel_path`]: SIMD unless `AMDGPU_VALU_FORCE_SCALAR=1` or
+/// [`set_kernel_path`] says otherwise). The executor calls this.
+#[inline]
+pub fn run_dispatched<O: Operation, F: Format, L: Lanes<F>>(lanes: &mut L, p: &Policy) {
+    run::<O, F, L>(kernel_path(), lanes, p);
+}
+
+/// Run operation `O` over `lanes` with the vectorised loop compiled for
 /// `isa`. Returns false, touching nothing, when this CPU lacks `isa`.
-pub fn run_on<O: Operation, F: Format>(
-    isa: Isa,
-    src: &[F::Bits],
-    exp: &[i32],
-    dst: &mut [F::Bits],
-    p: &Policy,
-) -> bool {
+pub fn run_on<O: Operation, F: Format, L: Lanes<F>>(isa: Isa, lanes: &mut L, p: &Policy) -> bool {
     if !isa.is_available() {
         return false;
     }
-    run_simd::<O, F>(isa, src, exp, dst, p);
+    run_simd::<O, F, L>(isa, lanes, p);
     true
 }
 
 /// [`run_on`] for an `isa` already known to be available (`selected()`).
 #[inline]
-pub(crate) fn run_simd<O: Operation, F: Format>(
-    isa: Isa,
-    src: &[F::Bits],
-    exp: &[i32],
-    dst: &mut [F::Bits],
-    p: &Policy,
-) {
+fn run_simd<O: Operation, F: Format, L: Lanes<F>>(isa: Isa, lanes: &mut L, p: &Policy) {
     record(Variant::Simd(isa));
     match isa {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `isa` is `selected()` or passed `is_available()` in
         // `run_on`; both checked every feature `x86::avx512` enables.
-        Isa::Avx512 => unsafe { x86::avx512::<O, F>(src, exp, dst, p) },
+        Isa::Avx512 => unsafe { x86::avx512::<O, F, L>(lanes, p) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above, for the features of `x86::avx2`.
-        Isa::Avx2 => unsafe { x86::avx2::<O, F>(src, exp, dst, p) },
-        _ => baseline::<O, F>(src, exp, dst, p),
+        Isa::Avx2 => unsafe { x86::avx2::<O, F, L>(lanes, p) },
+        _ => baseline::<O, F, L>(lanes, p),
     }
-}
-
-/// Run [`WaveIo`] (read, compute, write back) with the whole-wave kernel
-/// compiled for `isa`. Returns false, touching nothing, when this CPU lacks
-/// `isa`.
-pub fn run_io_on<O: Operation, F: Format>(isa: Isa, io: &mut WaveIo<'_>, p: &Policy) -> bool {
-    if !isa.is_available() {
-        return false;
-    }
-    run_io_simd::<O, F>(isa, io, p);
-    true
-}
-
-/// [`run_io_on`] for an `isa` already known to be available (`selected()`).
-#[inline]
-pub(crate) fn run_io_simd<O: Operation, F: Format>(isa: Isa, io: &mut WaveIo<'_>, p: &Policy) {
-    record(Variant::Simd(isa));
-    match isa {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: `isa` is `selected()` or passed `is_available()` in
-        // `run_io_on`; both checked every feature `x86::avx512_io` enables.
-        Isa::Avx512 => unsafe { x86::avx512_io::<O, F>(io, p) },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: as above, for the features of `x86::avx2_io`.
-        Isa::Avx2 => unsafe { x86::avx2_io::<O, F>(io, p) },
-        _ => baseline_io::<O, F>(io, p),
-    }
-}
-
-/// The baseline variant of [`run_io_simd`].
-#[inline(never)]
-fn baseline_io<O: Operation, F: Format>(io: &mut WaveIo<'_>, p: &Policy) {
-    super::simd::io_wave::<O, F>(io, p);
 }
 
 /// The baseline variant (also the fallback on every other architecture).
 #[inline(never)]
-fn baseline<O: Operation, F: Format>(
-    src: &[F::Bits],
-    exp: &[i32],
-    dst: &mut [F::Bits],
-    p: &Policy,
-) {
-    O::wave::<F>(src, exp, dst, p);
+fn baseline<O: Operation, F: Format, L: Lanes<F>>(lanes: &mut L, p: &Policy) {
+    run_wave::<O, F, L>(lanes, p);
 }
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
-    use super::{Format, Operation, Policy, WaveIo};
-
-    /// The AVX-512 variant of the register-file loop; features as `avx512`.
-    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,avx512f,avx512bw,avx512cd,avx512dq,avx512vl")]
-    #[inline(never)]
-    pub(super) fn avx512_io<O: Operation, F: Format>(io: &mut WaveIo<'_>, p: &Policy) {
-        super::super::simd::io_wave::<O, F>(io, p);
-    }
-
-    /// The AVX2 variant of the register-file loop; features as `avx2`.
-    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt")]
-    #[inline(never)]
-    pub(super) fn avx2_io<O: Operation, F: Format>(io: &mut WaveIo<'_>, p: &Policy) {
-        super::super::simd::io_wave::<O, F>(io, p);
-    }
+    use super::{run_wave, Format, Lanes, Operation, Policy};
 
     /// The AVX-512 variant; the feature list matches `Isa::Avx512::is_available`.
     #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,avx512f,avx512bw,avx512cd,avx512dq,avx512vl")]
     #[inline(never)]
-    pub(super) fn avx512<O: Operation, F: Format>(
-        src: &[F::Bits],
-        exp: &[i32],
-        dst: &mut [F::Bits],
-        p: &Policy,
-    ) {
-        O::wave::<F>(src, exp, dst, p);
+    pub(super) fn avx512<O: Operation, F: Format, L: Lanes<F>>(lanes: &mut L, p: &Policy) {
+        run_wave::<O, F, L>(lanes, p);
     }
 
     /// The AVX2 variant; the feature list matches `Isa::Avx2::is_available`.
     #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt")]
     #[inline(never)]
-    pub(super) fn avx2<O: Operation, F: Format>(
-        src: &[F::Bits],
-        exp: &[i32],
-        dst: &mut [F::Bits],
-        p: &Policy,
-    ) {
-        O::wave::<F>(src, exp, dst, p);
+    pub(super) fn avx2<O: Operation, F: Format, L: Lanes<F>>(lanes: &mut L, p: &Policy) {
+        run_wave::<O, F, L>(lanes, p);
     }
 }

@@ -47,7 +47,7 @@ impl FormatKind {
 pub trait Format: Copy + 'static {
     /// Storage type of one encoding.
     type Bits: Copy + Default + Eq + core::fmt::Debug + Send + Sync + 'static;
-    /// Integer lane the whole-wave kernels compute in (`kernels::simd`).
+    /// Integer lane the kernels compute in (`kernels::lane`).
     type Lane: super::lane::Lane;
     /// Which format this is.
     const KIND: FormatKind;

@@ -1,4 +1,4 @@
-//! The integer lane a whole-wave kernel computes in: `u32` for F16 and F32,
+//! The integer lane the kernels compute in: `u32` for F16 and F32,
 //! `u64` for F64 (see `Format::Lane`).
 //!
 //! Every operation is total (wrapping arithmetic; a shift by a negative

@@ -1,25 +1,39 @@
-//! The float rules, written once and generic over format: one file per
-//! operation plus the shared policy, modifiers and format descriptors.
+//! The float rules, written once, branch-free and generic over format and
+//! over the lane container, and the driver that runs them over a wave.
+//!
+//! Imports run one way: `format` and `policy`; `lane` and `modifiers`
+//! (the shared steps); `fract` and `ldexp` (the one kernel of each
+//! operation) and `operation`; `lane_loop` (the loops over a wave, and the
+//! scalar path's one lane at a time); `dispatch` (which loop and which
+//! instruction-set variant runs). `classify` only describes a case for
+//! `explain`.
 //!
 //! Every function here is integer arithmetic on raw encodings; no host
 //! floating-point operation touches an emulated value.
 
+pub mod classify;
 pub mod dispatch;
 pub mod format;
 pub mod fract;
 pub mod lane;
+pub mod lane_loop;
 pub mod ldexp;
 pub mod modifiers;
+pub mod operation;
 pub mod policy;
 pub mod scaled;
-pub mod simd;
-pub mod wave;
 
-pub use dispatch::{kernel_path, last_variant, set_kernel_path, Isa, Variant};
+pub use classify::{FractCase, LdexpCase, Rounding};
+pub use dispatch::{
+    kernel_path, last_variant, run, run_dispatched, set_kernel_path, Isa, KernelPath, Variant,
+};
 pub use format::{Format, FormatKind, F16, F32, F64};
-pub use fract::{fract, FractCase, Rounding};
-pub use ldexp::{ldexp, LdexpCase};
+pub use lane_loop::{Lanes, Slices, WaveIo};
+pub use modifiers::LanePolicy;
+pub use operation::{Fract, Ldexp, Operation};
 pub use policy::{
     ClampNan, FloatRules, Mode, Modifiers, Omod, OmodDecision, OmodGate, Policy, Round, SnanPolicy,
 };
-pub use wave::KernelPath;
+
+#[cfg(test)]
+mod tests;

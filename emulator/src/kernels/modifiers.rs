@@ -1,119 +1,261 @@
-//! Source modifiers, denormal flushing, overflow, OMOD and CLAMP: the steps
-//! shared by every operation (docs/semantics.md §3, §5.4 and §6).
+//! The steps every operation shares (docs/semantics.md §3, §5.4 and §6):
+//! source modifiers, the input flush, rounding direction, overflow, OMOD and
+//! CLAMP, written branch-free on a [`Lane`] of format `F`.
+//!
+//! The decisions that are the same for every lane (rounding, denormal bits,
+//! OMOD, CLAMP, ABS/NEG) are lowered once per instruction into a
+//! [`LanePolicy`] of masks and flags; each step is then total integer work
+//! on the lane (wrapping arithmetic, shifts that give 0 past the width)
+//! whose result is chosen by selects, so a loop over a wave's lanes
+//! auto-vectorises and the same code runs one lane at a time.
 
-use super::format::{exp_field, is_nan, is_subnormal, Format};
-use super::policy::{Omod, Policy, Round};
+use super::format::Format;
+use super::lane::{sel, Lane};
+use super::policy::{Omod, OmodDecision, Policy, Round};
+
+/// A constant of format `F` in its lane type.
+#[inline(always)]
+pub(super) fn k<F: Format>(v: u64) -> F::Lane {
+    F::Lane::from_u64(v)
+}
+
+/// An exponent constant in the lane's signed type.
+#[inline(always)]
+pub(super) fn ke<F: Format>(v: i32) -> <F::Lane as Lane>::Exp {
+    <F::Lane as Lane>::Exp::from(v)
+}
+
+/// A [`Policy`] lowered to lane constants for format `F`, built once per
+/// instruction.
+#[derive(Clone, Copy, Debug)]
+pub struct LanePolicy<F: Format> {
+    /// ABS: `ABS_MASK`, else all ones.
+    abs_and: F::Lane,
+    /// NEG: `SIGN`, else 0.
+    neg_xor: F::Lane,
+    /// Input subnormals become signed zeros.
+    flush_input: bool,
+    /// Output subnormals are kept (FRACT of a small positive subnormal).
+    pub(super) keep_output_denorm: bool,
+    /// LDEXP's flush_tiny (docs/semantics.md §5.3).
+    pub(super) flush_tiny: bool,
+    /// FP_ROUND is nearest-even.
+    nearest: bool,
+    /// An inexact positive value rounds its magnitude up (toward +inf).
+    up_positive: bool,
+    /// An inexact negative value rounds its magnitude up (toward -inf).
+    up_negative: bool,
+    /// Overflow result of a positive value (docs/semantics.md §5.4).
+    overflow_positive: F::Lane,
+    /// Overflow result of a negative value.
+    overflow_negative: F::Lane,
+    /// `QUIET_BIT` when signalling NaNs are quieted, else 0.
+    pub(super) nan_or: F::Lane,
+    /// OMOD or CLAMP is present: run the output-modifier step at all.
+    output_modifiers: bool,
+    /// OMOD is effective.
+    omod: bool,
+    /// OMOD is div:2 (else mul:2 or mul:4).
+    omod_div2: bool,
+    /// Exponent steps of mul:2 (1) or mul:4 (2).
+    omod_steps: F::Lane,
+    /// CLAMP requested.
+    clamp: bool,
+    /// CLAMP turns NaN into +0.
+    clamp_nan_to_zero: bool,
+}
+
+impl<F: Format> PartialEq for LanePolicy<F> {
+    fn eq(&self, o: &Self) -> bool {
+        // Every field (a derive would demand `F: PartialEq`).
+        let masks = |p: &Self| {
+            [
+                p.abs_and,
+                p.neg_xor,
+                p.overflow_positive,
+                p.overflow_negative,
+                p.nan_or,
+                p.omod_steps,
+            ]
+        };
+        let flags = |p: &Self| {
+            [
+                p.flush_input,
+                p.keep_output_denorm,
+                p.flush_tiny,
+                p.nearest,
+                p.up_positive,
+                p.up_negative,
+                p.output_modifiers,
+                p.omod,
+                p.omod_div2,
+                p.clamp,
+                p.clamp_nan_to_zero,
+            ]
+        };
+        masks(self) == masks(o) && flags(self) == flags(o)
+    }
+}
+
+impl<F: Format> LanePolicy<F> {
+    /// Lower `p` for format `F`.
+    #[inline]
+    pub fn new(p: &Policy) -> LanePolicy<F> {
+        let overflow = |negative: bool| {
+            let sign = if negative { F::SIGN } else { 0 };
+            let to_inf = !p.saturate_overflow
+                && match p.round {
+                    Round::NearestEven => true,
+                    Round::TowardPositive => !negative,
+                    Round::TowardNegative => negative,
+                    Round::TowardZero => false,
+                };
+            k::<F>(sign | if to_inf { F::INF } else { F::MAX })
+        };
+        LanePolicy {
+            abs_and: k::<F>(if p.abs { F::ABS_MASK } else { u64::MAX }),
+            neg_xor: k::<F>(if p.neg { F::SIGN } else { 0 }),
+            flush_input: !p.keep_input_denorm,
+            keep_output_denorm: p.keep_output_denorm,
+            flush_tiny: p.flush_tiny(),
+            nearest: p.round == Round::NearestEven,
+            up_positive: p.round == Round::TowardPositive,
+            up_negative: p.round == Round::TowardNegative,
+            overflow_positive: overflow(false),
+            overflow_negative: overflow(true),
+            nan_or: k::<F>(if p.quiet_snan { F::QUIET_BIT } else { 0 }),
+            output_modifiers: p.omod != Omod::None || p.clamp,
+            omod: p.omod != Omod::None,
+            omod_div2: p.omod == Omod::Div2,
+            omod_steps: k::<F>(if p.omod == Omod::Mul4 { 2 } else { 1 }),
+            clamp: p.clamp,
+            // Irrelevant without CLAMP: normalised so equal behaviour
+            // compares equal (see `common`).
+            clamp_nan_to_zero: p.clamp && p.clamp_nan_to_zero,
+        }
+    }
+
+    /// The most common policy: nearest-even, subnormals kept, signalling
+    /// NaNs quieted, no modifiers (MODE 0xf0 on gfx1201, no OMOD/CLAMP).
+    /// The loops are instantiated for it with every field a constant.
+    #[inline(always)]
+    pub fn common() -> LanePolicy<F> {
+        LanePolicy::new(&Policy {
+            round: Round::NearestEven,
+            keep_input_denorm: true,
+            keep_output_denorm: true,
+            saturate_overflow: false,
+            omod: Omod::None,
+            omod_decision: OmodDecision::Absent,
+            clamp: false,
+            clamp_nan_to_zero: false,
+            quiet_snan: true,
+            abs: false,
+            neg: false,
+        })
+    }
+
+    /// Whether `p` lowers to [`LanePolicy::common`], decided on the policy's
+    /// own fields (comparing lowered policies field by field would read
+    /// back freshly stored bytes as vectors, a store-forwarding stall).
+    #[inline(always)]
+    pub fn is_common(p: &Policy) -> bool {
+        (p.round == Round::NearestEven)
+            & p.keep_input_denorm
+            & p.keep_output_denorm
+            & !p.saturate_overflow
+            & (p.omod == Omod::None)
+            & !p.clamp
+            & p.quiet_snan
+            & !p.abs
+            & !p.neg
+    }
+
+    /// Whether OMOD or CLAMP must run (selects the kernel instantiation).
+    #[inline(always)]
+    pub fn has_output_modifiers(&self) -> bool {
+        self.output_modifiers
+    }
+
+    /// Whether a magnitude with kept last bit `odd`, first discarded bit
+    /// `guard` and lower discarded bits `sticky` rounds up, for a value of
+    /// sign `negative` (`Round::rounds_up`, as masks).
+    #[inline(always)]
+    pub(super) fn rounds_up(&self, negative: bool, odd: bool, guard: bool, sticky: bool) -> bool {
+        let directed = sel(negative, self.up_negative, self.up_positive);
+        (self.nearest & guard & (sticky | odd)) | (directed & (guard | sticky))
+    }
+
+    /// Overflow result for a value of sign `negative`: infinity or the
+    /// largest finite value by FP_ROUND, or always the largest finite value
+    /// when F16 overflow saturates (docs/semantics.md §5.4).
+    #[inline(always)]
+    pub(super) fn overflow(&self, negative: bool) -> F::Lane {
+        sel(negative, self.overflow_negative, self.overflow_positive)
+    }
+}
 
 /// Step 2: ABS clears the sign, then NEG flips it. Sign-bit operations only,
 /// so a NaN payload is untouched.
 #[inline(always)]
-pub fn source_modifiers<F: Format>(x: u64, p: &Policy) -> u64 {
-    let x = if p.abs { x & F::ABS_MASK } else { x };
-    if p.neg {
-        x ^ F::SIGN
-    } else {
-        x
-    }
+pub fn source_modifiers<F: Format>(x: F::Lane, p: &LanePolicy<F>) -> F::Lane {
+    (x & p.abs_and) ^ p.neg_xor
 }
 
 /// Step 3: a subnormal source becomes a zero of the same sign when input
 /// denormals are not kept.
 #[inline(always)]
-pub fn flush_input<F: Format>(x: u64, p: &Policy) -> u64 {
-    if !p.keep_input_denorm && is_subnormal::<F>(x) {
-        x & F::SIGN
-    } else {
-        x
-    }
+pub fn flush_input<F: Format>(x: F::Lane, p: &LanePolicy<F>) -> F::Lane {
+    let mag = x & k::<F>(F::ABS_MASK);
+    let subnormal = (mag != F::Lane::ZERO) & (mag < k::<F>(F::MIN_NORMAL));
+    sel(p.flush_input & subnormal, x & k::<F>(F::SIGN), x)
 }
 
 /// Steps 2 and 3 together: the source value an operation sees.
 #[inline(always)]
-pub fn prepare_source<F: Format>(x: u64, p: &Policy) -> u64 {
+pub fn prepare_source<F: Format>(x: F::Lane, p: &LanePolicy<F>) -> F::Lane {
     flush_input::<F>(source_modifiers::<F>(x, p), p)
 }
 
-/// A NaN result from a NaN source: the quiet bit set (sign and payload kept)
-/// unless the policy keeps signalling NaNs.
-#[inline(always)]
-pub fn propagate_nan<F: Format>(x: u64, p: &Policy) -> u64 {
-    if p.quiet_snan {
-        x | F::QUIET_BIT
-    } else {
-        x
-    }
-}
-
-/// The result of an overflowing magnitude with sign `negative`
-/// (docs/semantics.md §5.4): infinity or the largest finite value by FP_ROUND, or
-/// always the largest finite value when F16 overflow saturates.
-#[inline(always)]
-pub fn overflow<F: Format>(negative: bool, p: &Policy) -> u64 {
-    let sign = if negative { F::SIGN } else { 0 };
-    let to_inf = !p.saturate_overflow
-        && match p.round {
-            Round::NearestEven => true,
-            Round::TowardPositive => !negative,
-            Round::TowardNegative => negative,
-            Round::TowardZero => false,
-        };
-    sign | if to_inf { F::INF } else { F::MAX }
-}
-
 /// Step 5: OMOD on the rounded result (docs/semantics.md §6). The policy's
-/// `omod` is already `None` where the target's gate keeps it off.
+/// OMOD is already off where the target's gate keeps it off.
 #[inline(always)]
-pub fn apply_omod<F: Format>(x: u64, p: &Policy) -> u64 {
-    let steps: u64 = match p.omod {
-        Omod::None => return x,
-        Omod::Mul2 => 1,
-        Omod::Mul4 => 2,
-        Omod::Div2 => 0,
-    };
-    let mag = x & F::ABS_MASK;
-    if mag >= F::INF {
-        // NaN or infinity: unchanged, not quieted here.
-        return x;
-    }
-    if mag < F::MIN_NORMAL {
-        // Zero or subnormal: +0, for negative inputs too.
-        return 0;
-    }
-    let sign = x & F::SIGN;
-    let e = exp_field::<F>(x);
-    if p.omod == Omod::Div2 {
-        if e == 1 {
-            // The smallest normals halve to a zero of the input's sign [hw].
-            return sign;
-        }
-        return x - (1 << F::MAN);
-    }
-    if e + steps >= exp_field::<F>(F::INF) {
-        return overflow::<F>(sign != 0, p);
-    }
-    x + (steps << F::MAN)
+pub fn apply_omod<F: Format>(x: F::Lane, p: &LanePolicy<F>) -> F::Lane {
+    let man = ke::<F>(F::MAN as i32);
+    let mag = x & k::<F>(F::ABS_MASK);
+    let sign = x & k::<F>(F::SIGN);
+    // NaN and infinity unchanged (not quieted here).
+    let special = mag >= k::<F>(F::INF);
+    let field = mag.shr(man);
+    // div:2 of the smallest normals gives a zero of the input's sign [hw].
+    let halved = sel(field == F::Lane::ONE, sign, x.sub(k::<F>(F::HIDDEN)));
+    let raised = field.add(p.omod_steps) >= k::<F>(F::INF >> F::MAN);
+    let doubled = sel(
+        raised,
+        p.overflow(sign != F::Lane::ZERO),
+        x.add(p.omod_steps.shl(man)),
+    );
+    let scaled = sel(p.omod_div2, halved, doubled);
+    // Zero or subnormal: +0, for negative inputs too [hw].
+    let scaled = sel(mag < k::<F>(F::MIN_NORMAL), F::Lane::ZERO, scaled);
+    sel(p.omod & !special, scaled, x)
 }
 
 /// Step 6: CLAMP to [+0, 1.0]; NaN becomes +0 when the policy says so.
 #[inline(always)]
-pub fn apply_clamp<F: Format>(x: u64, p: &Policy) -> u64 {
-    if !p.clamp {
-        return x;
-    }
-    if is_nan::<F>(x) {
-        return if p.clamp_nan_to_zero { 0 } else { x };
-    }
-    if x & F::SIGN != 0 {
-        return 0;
-    }
-    if x > F::ONE {
-        return F::ONE;
-    }
-    x
+pub fn apply_clamp<F: Format>(x: F::Lane, p: &LanePolicy<F>) -> F::Lane {
+    let nan = (x & k::<F>(F::ABS_MASK)) > k::<F>(F::INF);
+    let clamped = sel(
+        x & k::<F>(F::SIGN) != F::Lane::ZERO,
+        F::Lane::ZERO,
+        x.min(k::<F>(F::ONE)),
+    );
+    let clamped = sel(nan, sel(p.clamp_nan_to_zero, F::Lane::ZERO, x), clamped);
+    sel(p.clamp, clamped, x)
 }
 
 /// Steps 5 and 6.
 #[inline(always)]
-pub fn output_modifiers<F: Format>(x: u64, p: &Policy) -> u64 {
+pub fn output_modifiers<F: Format>(x: F::Lane, p: &LanePolicy<F>) -> F::Lane {
     apply_clamp::<F>(apply_omod::<F>(x, p), p)
 }

@@ -12,10 +12,12 @@
 //! rounds the scaled value once and flushes. OMOD's
 //! tiny-result flush ([`Policy::flush_tiny`]) still holds; CLAMP follows.
 
+use super::format::Format;
 use super::fract::fract_rounded;
+use super::lane::Lane;
 use super::ldexp::ldexp_rounded;
-use super::modifiers::{output_modifiers, prepare_source};
-use super::{Format, Omod, Policy};
+use super::modifiers::{output_modifiers, prepare_source, LanePolicy};
+use super::policy::{Omod, Policy};
 
 /// OMOD as a power of two.
 fn omod_power(omod: Omod) -> i32 {
@@ -28,30 +30,31 @@ fn omod_power(omod: Omod) -> i32 {
 }
 
 /// One lane's result of LDEXP (`exp` is `Some`) or FRACT on the raw source
-/// `src`, with OMOD scaling before the one rounding, then CLAMP.
+/// `src`, with OMOD scaling before the one rounding, then CLAMP. The same
+/// branch-free steps as the kernels (`fract_rounded`, `ldexp_rounded`), in
+/// another order, one lane at a time.
 pub fn scaled_before_rounding<F: Format>(src: u64, exp: Option<i32>, p: &Policy) -> u64 {
     let k = omod_power(p.omod);
-    let s = prepare_source::<F>(src, p);
+    let lp = LanePolicy::<F>::new(p);
+    let s = prepare_source::<F>(F::Lane::from_u64(src), &lp);
     let scaled = match exp {
         // A huge exponent saturates inside the kernel; the sum only has to
         // stay an i32.
-        Some(e) => ldexp_rounded::<F>(s, e.saturating_add(k), p),
-        None if k == 0 => fract_rounded::<F>(s, p),
+        Some(e) => ldexp_rounded::<F>(s, e.saturating_add(k), &lp),
+        None if k == 0 => fract_rounded::<F>(s, &lp),
         None => {
             // The fraction before any output flush, scaled and rounded once
             // (with the output flush and OMOD's tiny-result flush).
-            let keep = Policy {
+            let keep = LanePolicy::<F>::new(&Policy {
                 keep_output_denorm: true,
                 ..*p
-            };
-            ldexp_rounded::<F>(fract_rounded::<F>(s, &keep), k, p)
+            });
+            ldexp_rounded::<F>(fract_rounded::<F>(s, &keep), k, &lp)
         }
     };
-    output_modifiers::<F>(
-        scaled,
-        &Policy {
-            omod: Omod::None,
-            ..*p
-        },
-    )
+    let clamp_only = LanePolicy::<F>::new(&Policy {
+        omod: Omod::None,
+        ..*p
+    });
+    output_modifiers::<F>(scaled, &clamp_only).to_u64()
 }

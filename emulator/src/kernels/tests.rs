@@ -1,17 +1,19 @@
-//! The whole-wave kernels against the scalar reference, on every
-//! instruction-set variant this CPU has.
+//! The vectorised lane loops, on every instruction-set variant this CPU
+//! has and on both lane containers, against the scalar path (the same
+//! kernel, one lane at a time).
 //!
 //! The default run is short (a few seconds at the test profile's opt-level):
 //! every F16 encoding under a sample of policies, and seeded random hard
 //! cases for F32/F64. The `#[ignore]`d tests are the full versions, meant
 //! for release builds:
-//! `cargo test --release --lib kernels::simd::tests -- --ignored`
+//! `cargo test --release --lib kernels::tests -- --ignored`
 //! (every F16 encoding under every policy; >= 1M cases per F32/F64 test).
 
-use super::super::dispatch::{self, Isa};
-use super::super::format::{Format, F16, F32, F64};
-use super::super::policy::{Omod, OmodDecision, Policy, Round};
-use super::super::wave::{run_io_lanes, run_lanes, Fract, Ldexp, Operation, WaveIo};
+use super::dispatch::{self, Isa, KernelPath};
+use super::format::{Format, F16, F32, F64};
+use super::lane_loop::{Slices, WaveIo};
+use super::operation::{Fract, Ldexp, Operation};
+use super::policy::{Omod, OmodDecision, Policy, Round};
 
 /// splitmix64: a small seeded generator, so failures reproduce.
 struct Rng(u64);
@@ -83,12 +85,23 @@ fn policy_sample(n: usize, seed: u64) -> Vec<u32> {
 /// Run `O` on every available variant and compare with the scalar path.
 fn check<O: Operation, F: Format>(src: &[F::Bits], exp: &[i32], p: &Policy) {
     let mut want = vec![F::Bits::default(); src.len()];
-    run_lanes::<O, F>(src, exp, &mut want, p);
+    let mut lanes = Slices::<F> {
+        src,
+        exp,
+        dst: &mut want,
+    };
+    dispatch::run::<O, F, _>(KernelPath::Scalar, &mut lanes, p);
+    assert_eq!(dispatch::last_variant(), Some(dispatch::Variant::Scalar));
     let mut got = vec![F::Bits::default(); src.len()];
     let mut ran = 0;
     for isa in Isa::ALL {
         got.fill(F::Bits::default());
-        if !dispatch::run_on::<O, F>(isa, src, exp, &mut got, p) {
+        let mut lanes = Slices::<F> {
+            src,
+            exp,
+            dst: &mut got,
+        };
+        if !dispatch::run_on::<O, F, _>(isa, &mut lanes, p) {
             continue;
         }
         ran += 1;
@@ -140,7 +153,7 @@ fn check_io<O: Operation, F: Format>(src: &[F::Bits], exp: &[i32], p: &Policy) {
             } else {
                 exp[start + lane]
             };
-            let r = O::lane::<F>(words[lane], e, p);
+            let r = one_lane::<O, F>(words[lane], e, p);
             if f16 {
                 ((old[lane] & 0xffff) | (r as u32) << 16, 0)
             } else {
@@ -164,11 +177,11 @@ fn check_io<O: Operation, F: Format>(src: &[F::Bits], exp: &[i32], p: &Policy) {
             };
             match isa {
                 Some(isa) => {
-                    if !dispatch::run_io_on::<O, F>(isa, &mut io, p) {
+                    if !dispatch::run_on::<O, F, _>(isa, &mut io, p) {
                         continue;
                     }
                 }
-                None => run_io_lanes::<O, F>(&mut io, p),
+                None => dispatch::run::<O, F, _>(KernelPath::Scalar, &mut io, p),
             }
             for lane in 0..m {
                 let (lo, hi) = want(lane);
@@ -186,6 +199,18 @@ fn check_io<O: Operation, F: Format>(src: &[F::Bits], exp: &[i32], p: &Policy) {
             }
         }
     }
+}
+
+/// One lane on the scalar path, on widened encodings.
+fn one_lane<O: Operation, F: Format>(src: u64, exp: i32, p: &Policy) -> u64 {
+    let mut dst = [F::Bits::default()];
+    let mut lanes = Slices::<F> {
+        src: &[F::narrow(src)],
+        exp: &[exp],
+        dst: &mut dst,
+    };
+    dispatch::run::<O, F, _>(KernelPath::Scalar, &mut lanes, p);
+    F::widen(dst[0])
 }
 
 fn all_f16() -> Vec<u16> {
@@ -351,13 +376,12 @@ fn odd_lengths_and_short_slices() {
         check::<Ldexp, F32>(&src, &exp, &policy(0b1100));
         let mut dst = vec![0xdead_beef_u32; n + 2];
         let short = n.saturating_sub(1);
-        dispatch::run_on::<Ldexp, F32>(
-            dispatch::selected(),
-            &src,
-            &exp[..short],
-            &mut dst,
-            &policy(0),
-        );
+        let mut lanes = Slices::<F32> {
+            src: &src,
+            exp: &exp[..short],
+            dst: &mut dst,
+        };
+        dispatch::run_on::<Ldexp, F32, _>(dispatch::selected(), &mut lanes, &policy(0));
         assert!(dst[short..].iter().all(|&d| d == 0xdead_beef));
     }
 }
@@ -368,9 +392,14 @@ fn captured_examples() {
     let nearest_keep = policy(0b1100);
     let run_f16 = |o: &str, x: u16, e: i32, p: &Policy| -> u16 {
         let mut d = [0u16];
+        let mut lanes = Slices::<F16> {
+            src: &[x],
+            exp: &[e],
+            dst: &mut d,
+        };
         match o {
-            "fract" => dispatch::run_on::<Fract, F16>(dispatch::selected(), &[x], &[e], &mut d, p),
-            _ => dispatch::run_on::<Ldexp, F16>(dispatch::selected(), &[x], &[e], &mut d, p),
+            "fract" => dispatch::run_on::<Fract, F16, _>(dispatch::selected(), &mut lanes, p),
+            _ => dispatch::run_on::<Ldexp, F16, _>(dispatch::selected(), &mut lanes, p),
         };
         d[0]
     };
@@ -383,4 +412,58 @@ fn captured_examples() {
     assert_eq!(run_f16("ldexp", 0x3c00, 32767, &nearest_keep), 0x7c00);
     assert_eq!(run_f16("ldexp", 0x3c00, 32767, &policy(0b1110)), 0x7bff);
     assert_eq!(run_f16("ldexp", 0x3c00, -32768, &policy(0b1101)), 0x0001);
+}
+
+#[test]
+fn classify_describes_what_the_kernel_did() {
+    // `explain`'s words come from `classify`, its bits from the kernel: on
+    // every F16 input (and exponents reaching every LDEXP case) under a
+    // sample of policies, each case and rounding flag agrees with the
+    // kernel's own result.
+    use super::classify::{classify_fract, classify_ldexp, FractCase, LdexpCase};
+    use super::fract::fract_rounded;
+    use super::ldexp::ldexp_rounded;
+    use super::modifiers::{prepare_source, LanePolicy};
+    type F = F16;
+    for i in policy_sample(24, 40) {
+        let p = policy(i);
+        let lp = LanePolicy::<F>::new(&p);
+        for x in all_f16() {
+            let s = prepare_source::<F>(u32::from(x), &lp);
+            let r = u64::from(fract_rounded::<F>(s, &lp));
+            let s = u64::from(s);
+            let (case, rd) = classify_fract::<F>(s, &p);
+            let ok = match case {
+                FractCase::Nan => r & F::ABS_MASK > F::INF,
+                FractCase::Infinity => r == F::NEG_QUIET_NAN,
+                FractCase::ZeroOrInteger => r == 0,
+                FractCase::BelowOne => r == if rd.flushed { 0 } else { s },
+                FractCase::ExactFraction => r != 0 && r < F::ONE,
+                FractCase::OneMinusSmall => {
+                    (!rd.capped || r == F::ONE_MINUS_ULP)
+                        && (rd.inexact || !rd.rounded_up)
+                        && r > F::ONE >> 1
+                        && r < F::ONE
+                }
+            };
+            assert!(ok, "fract {s:#x} under {p:?}: {case:?} {rd:?} but {r:#x}");
+            for e in f16_exponents() {
+                let r = u64::from(ldexp_rounded::<F>(s as u32, e, &lp));
+                let (case, rd) = classify_ldexp::<F>(s, e, &p);
+                let mag = r & F::ABS_MASK;
+                let ok = match case {
+                    LdexpCase::Nan => mag > F::INF,
+                    LdexpCase::PassThrough => r == s,
+                    LdexpCase::Normal => (F::MIN_NORMAL..F::INF).contains(&mag),
+                    LdexpCase::Overflow => mag == F::INF || mag == F::MAX,
+                    LdexpCase::Tiny if rd.flushed => mag == 0,
+                    LdexpCase::Tiny => mag <= F::MIN_NORMAL && (rd.inexact || !rd.rounded_up),
+                };
+                assert!(
+                    ok,
+                    "ldexp {s:#x} {e} under {p:?}: {case:?} {rd:?} but {r:#x}"
+                );
+            }
+        }
+    }
 }

@@ -1,0 +1,315 @@
+//! The lane loops: one operation's lane kernel over every lane of a wave.
+//!
+//! A [`Lanes`] container says where the lanes come from and go to: the
+//! register file ([`WaveIo`], the executor's) or plain encodings
+//! ([`Slices`]). Each container has one loop LLVM vectorises
+//! ([`Lanes::wave`], run by [`run_wave`] with the policy's instantiation)
+//! and the accessors the scalar path uses to run the same kernel one lane
+//! at a time ([`run_scalar`]). Which of the two runs, and in which
+//! instruction-set variant, is `dispatch`'s choice.
+
+use super::format::Format;
+use super::lane::{sel, Lane};
+use super::modifiers::LanePolicy;
+use super::operation::Operation;
+use super::policy::Policy;
+
+/// The lanes of one instruction: where each lane's operands come from and
+/// where its result goes.
+pub trait Lanes<F: Format> {
+    /// Number of lanes.
+    fn count(&self) -> usize;
+    /// Whether lane `i` (below [`Lanes::count`]) is written.
+    fn active(&self, i: usize) -> bool;
+    /// Lane `i`'s source encoding and exponent operand (0 when the
+    /// operation has none).
+    fn load<O: Operation>(&self, i: usize) -> (F::Lane, i32);
+    /// Write lane `i`'s result.
+    fn store(&mut self, i: usize, r: F::Lane);
+    /// Every lane through `O`'s kernel in one branch-free loop. `COMMON`:
+    /// `p` is [`LanePolicy::common`] (then folded to constants); `OUT`: as
+    /// for [`super::fract::fract_lane`].
+    fn wave<O: Operation, const COMMON: bool, const OUT: bool>(&mut self, p: &LanePolicy<F>);
+}
+
+/// Run `O` over every lane of `lanes` in the vectorisable loop, in the
+/// instantiation `p` needs: the common policy with every field a
+/// compile-time constant, any policy without OMOD/CLAMP, or any policy.
+/// Inlined into each instruction-set variant of `dispatch`.
+#[inline(always)]
+pub fn run_wave<O: Operation, F: Format, L: Lanes<F>>(lanes: &mut L, p: &Policy) {
+    let lp = LanePolicy::<F>::new(p);
+    if LanePolicy::<F>::is_common(p) {
+        lanes.wave::<O, true, false>(&lp)
+    } else if lp.has_output_modifiers() {
+        lanes.wave::<O, false, true>(&lp)
+    } else {
+        lanes.wave::<O, false, false>(&lp)
+    }
+}
+
+/// Run `O` over the active lanes of `lanes` one lane at a time: the same
+/// kernel as [`run_wave`], called once per lane (the scalar path).
+pub fn run_scalar<O: Operation, F: Format, L: Lanes<F>>(lanes: &mut L, p: &Policy) {
+    let lp = LanePolicy::<F>::new(p);
+    for i in 0..lanes.count() {
+        if lanes.active(i) {
+            let (x, e) = lanes.load::<O>(i);
+            lanes.store(i, one_lane::<O, F>(x, e, &lp));
+        }
+    }
+}
+
+/// One lane of [`run_scalar`]; never inlined, so the loop stays one lane at
+/// a time.
+#[inline(never)]
+fn one_lane<O: Operation, F: Format>(x: F::Lane, e: i32, p: &LanePolicy<F>) -> F::Lane {
+    if p.has_output_modifiers() {
+        O::lane::<F, true>(x, e, p)
+    } else {
+        O::lane::<F, false>(x, e, p)
+    }
+}
+
+/// Load an encoding into its lane.
+#[inline(always)]
+fn load<F: Format>(b: F::Bits) -> F::Lane {
+    F::Lane::from_u64(F::widen(b))
+}
+
+/// Store a lane back to an encoding.
+#[inline(always)]
+fn store<F: Format>(l: F::Lane) -> F::Bits {
+    F::narrow(l.to_u64())
+}
+
+/// Lanes as plain encodings: lane `i` reads `src[i]` and `exp[i]` (ignored
+/// by FRACT) and writes `dst[i]`; every lane is active. The slices are
+/// zipped: the shortest bounds the lanes processed, and the rest of `dst`
+/// is left alone.
+#[derive(Debug)]
+pub struct Slices<'a, F: Format> {
+    /// Source encodings.
+    pub src: &'a [F::Bits],
+    /// LDEXP's exponent operands.
+    pub exp: &'a [i32],
+    /// Result encodings.
+    pub dst: &'a mut [F::Bits],
+}
+
+impl<F: Format> Lanes<F> for Slices<'_, F> {
+    #[inline(always)]
+    fn count(&self) -> usize {
+        self.src.len().min(self.exp.len()).min(self.dst.len())
+    }
+    #[inline(always)]
+    fn active(&self, _i: usize) -> bool {
+        true
+    }
+    #[inline(always)]
+    fn load<O: Operation>(&self, i: usize) -> (F::Lane, i32) {
+        let e = if O::HAS_EXPONENT { self.exp[i] } else { 0 };
+        (load::<F>(self.src[i]), e)
+    }
+    #[inline(always)]
+    fn store(&mut self, i: usize, r: F::Lane) {
+        self.dst[i] = store::<F>(r);
+    }
+    #[inline(always)]
+    fn wave<O: Operation, const COMMON: bool, const OUT: bool>(&mut self, p: &LanePolicy<F>) {
+        // For the common policy, a constant LLVM folds into the lane code.
+        let p = if COMMON {
+            LanePolicy::<F>::common()
+        } else {
+            *p
+        };
+        let n = Lanes::<F>::count(self);
+        let (src, dst) = (&self.src[..n], &mut self.dst[..n]);
+        if O::HAS_EXPONENT {
+            for ((d, &s), &e) in dst.iter_mut().zip(src).zip(&self.exp[..n]) {
+                *d = store::<F>(O::lane::<F, OUT>(load::<F>(s), e, &p));
+            }
+        } else {
+            // FRACT reads no exponent.
+            for (d, &s) in dst.iter_mut().zip(src) {
+                *d = store::<F>(O::lane::<F, OUT>(load::<F>(s), 0, &p));
+            }
+        }
+    }
+}
+
+/// One instruction's lanes on the register file: where the source words
+/// come from and where the results go. The executor fills it once per
+/// instruction; one dispatched call then reads, computes and writes back
+/// every lane.
+///
+/// A source word holds the operand as a register does: an F16 operand is
+/// bits `src_shift..src_shift + 16` (16 for a true16 high half, else 0), an
+/// F64 operand is `src_hi:src_lo`. Every slice has at least `dst_lo.len()`
+/// elements (the lanes processed), except the ones a format or operation
+/// does not use (`src_hi`, `dst_hi` outside F64; `exp` for FRACT), which may
+/// be empty.
+#[derive(Debug)]
+pub struct WaveIo<'a> {
+    /// src0 words (the low dwords for F64).
+    pub src_lo: &'a [u32],
+    /// src0 high dwords (F64 only).
+    pub src_hi: &'a [u32],
+    /// Right shift bringing an F16 source to bits 15:0.
+    pub src_shift: u32,
+    /// LDEXP's exponent words (ignored by FRACT).
+    pub exp: &'a [u32],
+    /// Right shift bringing an F16 exponent operand to bits 15:0 (read as an i16).
+    pub exp_shift: u32,
+    /// The destination words (the low dwords for F64).
+    pub dst_lo: &'a mut [u32],
+    /// The destination high dwords (F64 only).
+    pub dst_hi: &'a mut [u32],
+    /// Bits of the old destination word a 16-bit result keeps.
+    pub dst_keep: u32,
+    /// Left shift placing a 16-bit result in its half.
+    pub dst_shift: u32,
+    /// Lane `i` is written only when bit `i` is set.
+    pub exec: u64,
+}
+
+impl WaveIo<'_> {
+    /// The encoding of lane `i`'s float source, widened.
+    #[inline(always)]
+    pub fn source<F: Format>(lo: u32, hi: u32, shift: u32) -> u64 {
+        match F::WIDTH {
+            64 => u64::from(hi) << 32 | u64::from(lo),
+            32 => u64::from(lo),
+            _ => u64::from(lo >> shift & 0xffff),
+        }
+    }
+
+    /// The exponent operand of a lane from its word (F16: the selected
+    /// 16 bits as an i16; F32/F64: all 32 bits).
+    #[inline(always)]
+    pub fn exponent<F: Format>(word: u32, shift: u32) -> i32 {
+        if F::WIDTH == 16 {
+            i32::from((word >> shift) as u16 as i16)
+        } else {
+            word as i32
+        }
+    }
+
+    /// A 32-bit (or 16-bit) result merged into the old destination word.
+    #[inline(always)]
+    pub fn merge(old: u32, result: u64, keep: u32, shift: u32) -> u32 {
+        (old & keep) | (result as u32) << shift
+    }
+
+    /// The loop of [`Lanes::wave`]: `ALL` when every lane is active (EXEC
+    /// then needs no select).
+    #[inline(always)]
+    fn wave_loop<O: Operation, F: Format, const COMMON: bool, const OUT: bool, const ALL: bool>(
+        &mut self,
+        p: &LanePolicy<F>,
+    ) {
+        let p = if COMMON {
+            LanePolicy::<F>::common()
+        } else {
+            *p
+        };
+        let n = self.dst_lo.len();
+        let src_lo = &self.src_lo[..n];
+        // Unused slices stand in for the ones a format or operation lacks.
+        let src_hi = if F::WIDTH == 64 {
+            &self.src_hi[..n]
+        } else {
+            src_lo
+        };
+        let exp = if O::HAS_EXPONENT {
+            &self.exp[..n]
+        } else {
+            src_lo
+        };
+        let (src_shift, exp_shift) = (self.src_shift, self.exp_shift);
+        let (keep, shift, exec) = (self.dst_keep, self.dst_shift, self.exec);
+        // No closures here: they would not inherit the caller's target features.
+        if F::WIDTH == 64 {
+            let dst_hi = &mut self.dst_hi[..n];
+            let dst_lo = &mut self.dst_lo[..n];
+            for i in 0..n {
+                let r =
+                    io_lane::<O, F, OUT>(src_lo[i], src_hi[i], src_shift, exp[i], exp_shift, &p);
+                let a = ALL || exec.wrapping_shr(i as u32) & 1 != 0;
+                dst_lo[i] = sel(a, r as u32, dst_lo[i]);
+                dst_hi[i] = sel(a, (r >> 32) as u32, dst_hi[i]);
+            }
+        } else {
+            let dst = &mut self.dst_lo[..n];
+            for i in 0..n {
+                let r =
+                    io_lane::<O, F, OUT>(src_lo[i], src_hi[i], src_shift, exp[i], exp_shift, &p);
+                let a = ALL || exec.wrapping_shr(i as u32) & 1 != 0;
+                dst[i] = sel(a, WaveIo::merge(dst[i], r, keep, shift), dst[i]);
+            }
+        }
+    }
+}
+
+/// One lane of [`WaveIo`]'s loop: the source and exponent from their
+/// words, the result widened.
+#[inline(always)]
+fn io_lane<O: Operation, F: Format, const OUT: bool>(
+    lo: u32,
+    hi: u32,
+    src_shift: u32,
+    exp: u32,
+    exp_shift: u32,
+    p: &LanePolicy<F>,
+) -> u64 {
+    let x = F::Lane::from_u64(WaveIo::source::<F>(lo, hi, src_shift));
+    let e = WaveIo::exponent::<F>(exp, exp_shift);
+    O::lane::<F, OUT>(x, e, p).to_u64()
+}
+
+impl<F: Format> Lanes<F> for WaveIo<'_> {
+    #[inline(always)]
+    fn count(&self) -> usize {
+        self.dst_lo.len()
+    }
+    #[inline(always)]
+    fn active(&self, i: usize) -> bool {
+        self.exec.wrapping_shr(i as u32) & 1 != 0
+    }
+    #[inline(always)]
+    fn load<O: Operation>(&self, i: usize) -> (F::Lane, i32) {
+        let hi = if F::WIDTH == 64 { self.src_hi[i] } else { 0 };
+        let src = WaveIo::source::<F>(self.src_lo[i], hi, self.src_shift);
+        let exp = if O::HAS_EXPONENT {
+            WaveIo::exponent::<F>(self.exp[i], self.exp_shift)
+        } else {
+            0
+        };
+        (F::Lane::from_u64(src), exp)
+    }
+    #[inline(always)]
+    fn store(&mut self, i: usize, r: F::Lane) {
+        let r = r.to_u64();
+        if F::WIDTH == 64 {
+            self.dst_lo[i] = r as u32;
+            self.dst_hi[i] = (r >> 32) as u32;
+        } else {
+            let d = &mut self.dst_lo[i];
+            *d = WaveIo::merge(*d, r, self.dst_keep, self.dst_shift);
+        }
+    }
+    #[inline(always)]
+    fn wave<O: Operation, const COMMON: bool, const OUT: bool>(&mut self, p: &LanePolicy<F>) {
+        let n = self.dst_lo.len();
+        let all = if n >= 64 {
+            self.exec == u64::MAX
+        } else {
+            self.exec & ((1u64 << n) - 1) == (1u64 << n) - 1
+        };
+        if all {
+            self.wave_loop::<O, F, COMMON, OUT, true>(p)
+        } else {
+            self.wave_loop::<O, F, COMMON, OUT, false>(p)
+        }
+    }
+}
