@@ -3,7 +3,7 @@
 
 use std::ffi::{c_char, CString};
 
-use amdgpu_valu::capture::Replayer;
+use amdgpu_valu::capture;
 
 use crate::{guard, guard_value, slice, write_out, AvaluStatus, Error};
 
@@ -51,25 +51,16 @@ pub unsafe extern "C" fn avalu_replay(
 }
 
 fn replay_text(text: &str) -> AvaluReplay {
-    let mut r = AvaluReplay {
-        passed: 0,
-        failed: 0,
-        failures: Vec::new(),
-    };
-    let mut replayer = Replayer::new();
-    for (index, line) in text.lines().enumerate() {
-        let Some(report) = replayer.replay_line(index + 1, line) else {
-            continue;
-        };
-        if report.passed {
-            r.passed += 1;
-        } else {
-            r.failed += 1;
-            let message = report.text.trim_end().replace('\0', " ");
-            r.failures.push(CString::new(message).unwrap_or_default());
-        }
+    let r = capture::replay_text(text);
+    AvaluReplay {
+        passed: r.passed,
+        failed: r.failed,
+        failures: r
+            .failures
+            .into_iter()
+            .map(|m| CString::new(m.replace('\0', " ")).unwrap_or_default())
+            .collect(),
     }
-    r
 }
 
 /// # Safety

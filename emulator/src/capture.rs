@@ -983,6 +983,49 @@ impl Replayer {
     }
 }
 
+/// A whole capture text replayed ([`replay_text`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TextReport {
+    /// Rows whose registers all held the expected bits.
+    pub passed: usize,
+    /// Rows with wrong bits, malformed rows and rows that could not run.
+    pub failed: usize,
+    /// One [`LineReport::text`] per failed row, in order, without its last
+    /// newline.
+    pub failures: Vec<String>,
+}
+
+/// Replay every row of `text` (comments and blank lines skipped) on one
+/// [`Replayer`].
+///
+/// ```
+/// let text = "gfx1201\t0xf0\tv_fract_f32 v0, v1\tv1=0x3fc00000\tv0=0x3f000000\n\
+///             gfx1201\t0xf0\tv_fract_f32 v0, v1\tv1=0x3fc00000\tv0=0x3f800000\n";
+/// let r = amdgpu_valu::capture::replay_text(text);
+/// assert_eq!((r.passed, r.failed), (1, 1));
+/// assert_eq!(
+///     r.failures[0],
+///     "2: FAIL gfx1201\t0xf0\tv_fract_f32 v0, v1\tv1=0x3fc00000\tv0=0x3f800000\n    \
+///      v0: expected 0x3f800000, actual 0x3f000000"
+/// );
+/// ```
+pub fn replay_text(text: &str) -> TextReport {
+    let mut report = TextReport::default();
+    let mut replayer = Replayer::new();
+    for (index, line) in text.lines().enumerate() {
+        let Some(row) = replayer.replay_line(index + 1, line) else {
+            continue;
+        };
+        if row.passed {
+            report.passed += 1;
+        } else {
+            report.failed += 1;
+            report.failures.push(row.text.trim_end().to_string());
+        }
+    }
+    report
+}
+
 /// Machine code bytes as `llvm-mc -show-encoding` prints them:
 /// `[0x01,0x41,0x00,0x7e]`.
 pub fn format_bytes(bytes: &[u8]) -> String {

@@ -60,7 +60,8 @@
 //!   [`capture::prepare_wave`]) into a [`capture::Outcome`] with its
 //!   [`capture::Mismatch`]es ([`capture::LEFT_ALONE_BITS_WRITTEN`]), or
 //!   line by line into the command's report ([`capture::Replayer::replay_line`],
-//!   [`capture::LineReport`]);
+//!   [`capture::LineReport`]), or a whole text at once
+//!   ([`capture::replay_text`], [`capture::TextReport`]);
 //!   [`capture::format_bytes`] prints machine code as `llvm-mc` does.
 //! - **Explanations**: [`explain`]: [`explain::explain`] gives every
 //!   decision behind one lane's result ([`explain::Explanation`],
@@ -96,6 +97,9 @@ mod instr;
 mod kernels;
 mod target;
 mod validate;
+
+#[cfg(test)]
+mod test_rng;
 mod wave;
 
 #[rustfmt::skip]

@@ -2,7 +2,7 @@
 
 use pyo3::prelude::*;
 
-use amdgpu_valu::capture::Replayer;
+use amdgpu_valu::capture;
 
 /// The result of replay(): rows passed and failed, and one text per
 /// failure as `amdgpu-valu replay` prints it, without the file name.
@@ -45,22 +45,10 @@ pub fn replay(py: Python<'_>, text: &str) -> ReplayResult {
 }
 
 fn replay_text(text: &str) -> ReplayResult {
-    let mut r = ReplayResult {
-        passed: 0,
-        failed: 0,
-        failures: Vec::new(),
-    };
-    let mut replayer = Replayer::new();
-    for (index, line) in text.lines().enumerate() {
-        let Some(report) = replayer.replay_line(index + 1, line) else {
-            continue;
-        };
-        if report.passed {
-            r.passed += 1;
-        } else {
-            r.failed += 1;
-            r.failures.push(report.text.trim_end().to_string());
-        }
+    let r = capture::replay_text(text);
+    ReplayResult {
+        passed: r.passed,
+        failed: r.failed,
+        failures: r.failures,
     }
-    r
 }

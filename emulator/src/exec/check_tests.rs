@@ -12,6 +12,7 @@ use crate::instr::{
 use crate::kernels::{Fract, Ldexp};
 use crate::kernels::{Omod, F16, F32, F64};
 use crate::target::{Target, TargetSpec, WaveSize};
+use crate::test_rng::Rng;
 use crate::wave::Wave;
 
 fn pre_check(spec: &TargetSpec, wave: &Wave, instr: &Instruction) -> bool {
@@ -88,29 +89,6 @@ fn pre_check_matches_the_check_on_the_fixtures() {
         accepted > 1000,
         "only {accepted} fixtures took the fast path"
     );
-}
-
-/// SplitMix64.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    fn pick<T: Copy>(&mut self, items: &[T]) -> T {
-        items[self.below(items.len() as u64) as usize]
-    }
-    /// True one time in `n`.
-    fn one_in(&mut self, n: u64) -> bool {
-        self.below(n) == 0
-    }
 }
 
 fn operand(r: &mut Rng) -> Operand {

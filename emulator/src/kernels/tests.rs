@@ -14,25 +14,7 @@ use super::format::{Format, F16, F32, F64};
 use super::lane_loop::{Slices, WaveIo};
 use super::operation::{Fract, Ldexp, Operation};
 use super::policy::{Omod, OmodDecision, Policy, Round};
-
-/// splitmix64: a small seeded generator, so failures reproduce.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    fn range(&mut self, lo: i64, hi: i64) -> i64 {
-        lo + self.below((hi - lo + 1) as u64) as i64
-    }
-}
+use crate::test_rng::Rng;
 
 /// Number of distinct kernel policies [`policy`] enumerates.
 const POLICIES: u32 = 1 << 12;
