@@ -333,8 +333,17 @@ fn settings(
         };
     }
 
+    // A policy's value, or None after recording why; a missing entry is an
+    // error unless the policy is optional (the SDWA ones, present exactly
+    // when the family has SDWA, which is checked below).
     macro_rules! policy {
         ($field:ident) => {
+            policy!(@ $field, true)
+        };
+        ($field:ident, optional) => {
+            policy!(@ $field, false)
+        };
+        (@ $field:ident, $required:expr) => {
             match sourced(pick!(policies.$field), stringify!($field)) {
                 Some(Ok(s)) => Some(s),
                 Some(Err(e)) => {
@@ -342,7 +351,9 @@ fn settings(
                     None
                 }
                 None => {
-                    errors.push(missing(concat!("policy `", stringify!($field), "`")));
+                    if $required {
+                        errors.push(missing(concat!("policy `", stringify!($field), "`")));
+                    }
                     None
                 }
             }
@@ -355,22 +366,9 @@ fn settings(
     let f16_dst_high = policy!(f16_dst_high);
     let snan = policy!(snan);
     let aligned_vgpr_pairs = policy!(aligned_vgpr_pairs);
-    // The SDWA policies: present exactly when the family has SDWA.
-    macro_rules! sdwa_policy {
-        ($field:ident) => {
-            match sourced(pick!(policies.$field), stringify!($field)) {
-                Some(Ok(s)) => Some(s),
-                Some(Err(e)) => {
-                    errors.push(e);
-                    None
-                }
-                None => None,
-            }
-        };
-    }
-    let sdwa_f16_output = sdwa_policy!(sdwa_f16_output);
-    let sdwa_f16_dword_dst = sdwa_policy!(sdwa_f16_dword_dst);
-    let sdwa_constant_sel = sdwa_policy!(sdwa_constant_sel);
+    let sdwa_f16_output = policy!(sdwa_f16_output, optional);
+    let sdwa_f16_dword_dst = policy!(sdwa_f16_dword_dst, optional);
+    let sdwa_constant_sel = policy!(sdwa_constant_sel, optional);
     let fract_rules = match pick!(policies.fract_rules) {
         Some((raw, path)) => {
             let loc = loc_of(raw);
