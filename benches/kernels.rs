@@ -24,15 +24,6 @@ const CHUNK: usize = 64;
 /// A kernel over one chunk: sources, exponents, destinations.
 type Kernel<'a, B> = dyn Fn(&[B], &[i32], &mut [B]) + 'a;
 
-/// The lanes of one call as plain encodings.
-fn lanes<'a, F: Format>(
-    src: &'a [F::Bits],
-    exp: &'a [i32],
-    dst: &'a mut [F::Bits],
-) -> Slices<'a, F> {
-    Slices { src, exp, dst }
-}
-
 fn bench_lanes<O: Operation, F: Format>(c: &mut Criterion) {
     let (src, exp) = Case::Default.inputs::<F>(LANES, 1);
     let p = Case::Default.policy::<F>();
@@ -55,15 +46,15 @@ fn bench_lanes<O: Operation, F: Format>(c: &mut Criterion) {
         });
     };
     run("simd", &|s, e, d| {
-        run_dispatched::<O, F, _>(&mut lanes(s, e, d), &p)
+        run_dispatched::<O, F, _>(&mut Slices::new(s, e, d), &p)
     });
     for isa in dispatch::available() {
         run(&format!("simd_{}", isa.name()), &|s, e, d| {
-            dispatch::run_on::<O, F, _>(isa, &mut lanes(s, e, d), &p);
+            dispatch::run_on::<O, F, _>(isa, &mut Slices::new(s, e, d), &p);
         });
     }
     run("scalar", &|s, e, d| {
-        dispatch::run::<O, F, _>(KernelPath::Scalar, &mut lanes(s, e, d), &p)
+        dispatch::run::<O, F, _>(KernelPath::Scalar, &mut Slices::new(s, e, d), &p)
     });
     g.finish();
 }

@@ -73,16 +73,6 @@ fn chunked<F: Format>(
     LANES as f64 / secs / 1e6
 }
 
-/// The lanes of one call as plain encodings.
-#[inline(always)]
-fn slices<'a, F: Format>(
-    src: &'a [F::Bits],
-    exp: &'a [i32],
-    dst: &'a mut [F::Bits],
-) -> Slices<'a, F> {
-    Slices { src, exp, dst }
-}
-
 struct Row {
     instr: String,
     case: &'static str,
@@ -120,14 +110,14 @@ fn bench_op<O: Naive, F: Format>(rows: &mut Vec<Row>) {
             row("naive host loop".into(), naive);
         }
         let scalar = chunked::<F>(&src, &exp, &mut want, |s, e, d| {
-            run::<O, F, _>(KernelPath::Scalar, &mut slices::<F>(s, e, d), &p)
+            run::<O, F, _>(KernelPath::Scalar, &mut Slices::<F>::new(s, e, d), &p)
         });
         let selected = dispatch::selected();
         let dispatched = format!("simd dispatched ({})", selected.name());
         if path_wanted(&dispatched) {
             dispatch::set_kernel_path(KernelPath::Simd);
             let simd = chunked::<F>(&src, &exp, &mut dst, |s, e, d| {
-                run_dispatched::<O, F, _>(&mut slices::<F>(s, e, d), &p)
+                run_dispatched::<O, F, _>(&mut Slices::<F>::new(s, e, d), &p)
             });
             assert_eq!(
                 dispatch::last_variant(),
@@ -142,7 +132,7 @@ fn bench_op<O: Naive, F: Format>(rows: &mut Vec<Row>) {
         }
         for isa in dispatch::available().filter(|i| path_wanted(&format!("simd {}", i.name()))) {
             let m = chunked::<F>(&src, &exp, &mut dst, |s, e, d| {
-                dispatch::run_on::<O, F, _>(isa, &mut slices::<F>(s, e, d), &p);
+                dispatch::run_on::<O, F, _>(isa, &mut Slices::<F>::new(s, e, d), &p);
             });
             assert!(
                 dst == want,
@@ -219,7 +209,7 @@ fn end_to_end<O: Naive, F: Format>(opcode: Opcode, enc: Encoding) -> (f64, f64) 
         for i in 0..calls {
             let r = i % REGS;
             run_dispatched::<O, F, _>(
-                &mut slices::<F>(
+                &mut Slices::<F>::new(
                     black_box(&src[r * CHUNK..][..CHUNK]),
                     black_box(&exp[..CHUNK]),
                     &mut dst,

@@ -32,13 +32,13 @@ fn sweep() -> Vec<u64> {
             let mut dst = vec![0u16; f16.len()];
             dispatch::run::<Fract, F16, _>(
                 KernelPath::Scalar,
-                &mut slices(&f16, &exps, &mut dst),
+                &mut Slices::new(&f16, &exps, &mut dst),
                 &p,
             );
             out.extend(dst.iter().map(|&d| u64::from(d)));
             dispatch::run::<Ldexp, F16, _>(
                 KernelPath::Scalar,
-                &mut slices(&f16, &exps, &mut dst),
+                &mut Slices::new(&f16, &exps, &mut dst),
                 &p,
             );
             out.extend(dst.iter().map(|&d| u64::from(d)));
@@ -106,25 +106,17 @@ fn run<F: Format>(src: &[F::Bits], exps: &[i32], mode: u32) -> Vec<F::Bits> {
     let mut out = Vec::new();
     dispatch::run::<Fract, F, _>(
         KernelPath::Scalar,
-        &mut slices::<F>(src, exps, &mut dst),
+        &mut Slices::<F>::new(src, exps, &mut dst),
         &p,
     );
     out.extend_from_slice(&dst);
     dispatch::run::<Ldexp, F, _>(
         KernelPath::Scalar,
-        &mut slices::<F>(src, exps, &mut dst),
+        &mut Slices::<F>::new(src, exps, &mut dst),
         &p,
     );
     out.extend_from_slice(&dst);
     out
-}
-
-fn slices<'a, F: Format>(
-    src: &'a [F::Bits],
-    exp: &'a [i32],
-    dst: &'a mut [F::Bits],
-) -> Slices<'a, F> {
-    Slices { src, exp, dst }
 }
 
 #[cfg(target_arch = "x86_64")]

@@ -97,6 +97,15 @@ pub struct Slices<'a, F: Format> {
     pub dst: &'a mut [F::Bits],
 }
 
+impl<'a, F: Format> Slices<'a, F> {
+    /// The lanes of `src`, `exp` and `dst` (the format named, as in
+    /// `Slices::<F32>::new`, since the encodings alone do not tell it).
+    #[inline(always)]
+    pub fn new(src: &'a [F::Bits], exp: &'a [i32], dst: &'a mut [F::Bits]) -> Slices<'a, F> {
+        Slices { src, exp, dst }
+    }
+}
+
 impl<F: Format> Lanes<F> for Slices<'_, F> {
     #[inline(always)]
     fn count(&self) -> usize {
