@@ -20,15 +20,21 @@ fn flipped<T>(value: T) -> Sourced<T> {
     }
 }
 
-/// Run `instr` under `spec` with MODE `mode`, every lane active, VGPR n
-/// set to `regs[n]` in every lane; v0 of lane 0 (and of the last lane,
-/// which must agree), or the error.
-fn run(spec: &TargetSpec, mode: u32, instr: &Instruction, regs: &[u32]) -> Result<u32, String> {
-    let mut wave = Wave::for_target(spec.target);
+/// A wave of `target` with MODE `mode`, every lane active, VGPR n set to
+/// `regs[n]` in every lane.
+fn wave_with(target: Target, mode: u32, regs: &[u32]) -> Wave {
+    let mut wave = Wave::for_target(target);
     for (n, &v) in regs.iter().enumerate() {
-        wave.set_vgpr_all(n, v).map_err(|e| e.to_string())?;
+        wave.set_vgpr_all(n, v).expect("in range");
     }
     wave.set_mode(mode);
+    wave
+}
+
+/// Run `instr` under `spec` on [`wave_with`] of `mode` and `regs`; v0 of
+/// lane 0 (and of the last lane, which must agree), or the error.
+fn run(spec: &TargetSpec, mode: u32, instr: &Instruction, regs: &[u32]) -> Result<u32, String> {
+    let mut wave = wave_with(spec.target, mode, regs);
     execute_with_spec(spec, &mut wave, instr).map_err(|e| e.to_string())?;
     let first = wave.vgpr(0, 0).map_err(|e| e.to_string())?;
     let last = wave.vgpr(0, wave.lanes() - 1).map_err(|e| e.to_string())?;
@@ -58,11 +64,7 @@ fn both_instr(
 ) -> (u32, u32) {
     let spec = *target.spec();
     let before = run(&spec, mode, instr, regs).unwrap_or_else(|e| panic!("{e}"));
-    let mut wave = Wave::for_target(target);
-    for (n, &v) in regs.iter().enumerate() {
-        wave.set_vgpr_all(n, v).expect("in range");
-    }
-    wave.set_mode(mode);
+    let mut wave = wave_with(target, mode, regs);
     execute(target, &mut wave, instr).expect("executes");
     assert_eq!(
         wave.vgpr(0, 0).expect("in range"),
@@ -253,10 +255,7 @@ fn aligned_vgpr_pairs_required_or_not() {
     assert!(err.contains("even") || err.contains("align"), "{err}");
     let mut flipped_spec = spec;
     flipped_spec.aligned_vgpr_pairs = flipped(false);
-    let mut wave = Wave::for_target(Target::Gfx90a);
-    for (n, &v) in regs.iter().enumerate() {
-        wave.set_vgpr_all(n, v).expect("in range");
-    }
+    let mut wave = wave_with(Target::Gfx90a, 0, &regs);
     execute_with_spec(&flipped_spec, &mut wave, &instr).expect("unaligned pairs allowed");
     assert_eq!(wave.vgpr64(1, 0).expect("in range"), 0x3fe0_0000_0000_0000);
 }

@@ -102,6 +102,8 @@ fn out_of_range(operand: &'static str, index: usize) -> ExecError {
 /// A scalar register's value (64 bits for pairs).
 fn scalar_value(wave: &Wave, reg: ScalarReg, width: u32) -> Result<u64, ExecError> {
     let pair = width == 64;
+    // A 64-bit register named by its low half: the pair, or the low word.
+    let low_or_pair = |v: u64| if pair { v } else { v & 0xffff_ffff };
     Ok(match reg {
         ScalarReg::Sgpr(n) => {
             let n = usize::from(n);
@@ -112,21 +114,9 @@ fn scalar_value(wave: &Wave, reg: ScalarReg, width: u32) -> Result<u64, ExecErro
                 lo
             }
         }
-        ScalarReg::VccLo => {
-            if pair {
-                wave.vcc()
-            } else {
-                wave.vcc() & 0xffff_ffff
-            }
-        }
+        ScalarReg::VccLo => low_or_pair(wave.vcc()),
         ScalarReg::VccHi => wave.vcc() >> 32,
-        ScalarReg::ExecLo => {
-            if pair {
-                wave.exec()
-            } else {
-                wave.exec() & 0xffff_ffff
-            }
-        }
+        ScalarReg::ExecLo => low_or_pair(wave.exec()),
         ScalarReg::ExecHi => wave.exec() >> 32,
         ScalarReg::M0 => u64::from(wave.m0()),
         ScalarReg::Null => 0,
