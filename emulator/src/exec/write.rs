@@ -5,7 +5,7 @@ use super::operands::{half_shift, read_exponent, read_float_source};
 use super::{invalid, missing_src1};
 use crate::error::ExecError;
 use crate::instr::{DstUnused, Instruction, Operand, Part, SdwaSel};
-use crate::kernels::scaled::scaled_before_rounding;
+use crate::kernels::scaled::ScaledBeforeRounding;
 use crate::kernels::{run_dispatched, Operation, WaveIo};
 use crate::kernels::{Format, FormatKind, Omod, Policy};
 use crate::target::{F16DstHigh, SdwaF16DwordDst, SdwaF16Output, TargetSpec};
@@ -175,10 +175,11 @@ pub(super) fn copied<O: Operation, F: Format>(
         let output = spec.sdwa_f16_output.map(|s| s.value);
         if f16 && policy.omod != Omod::None && output == Some(SdwaF16Output::ScaledBeforeRounding) {
             // OMOD before the rounding: one lane at a time.
+            let scaled = ScaledBeforeRounding::<F>::new(policy);
             for (lane, o) in out[..lanes].iter_mut().enumerate() {
                 let src = WaveIo::source::<F>(src_lo[lane], 0, src_shift);
                 let e = O::HAS_EXPONENT.then(|| WaveIo::exponent::<F>(exp[lane], exp_shift));
-                *o = scaled_before_rounding::<F>(src, e, policy) as u32;
+                *o = scaled.lane(src, e) as u32;
             }
         } else {
             run_dispatched::<O, F, _>(

@@ -173,12 +173,6 @@ pub fn is_nan<F: Format>(x: u64) -> bool {
     x & F::ABS_MASK > F::INF
 }
 
-/// True for +-infinity.
-#[inline(always)]
-pub fn is_inf<F: Format>(x: u64) -> bool {
-    x & F::ABS_MASK == F::INF
-}
-
 /// True for +-0.
 #[inline(always)]
 pub fn is_zero<F: Format>(x: u64) -> bool {

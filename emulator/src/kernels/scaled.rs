@@ -29,32 +29,50 @@ fn omod_power(omod: Omod) -> i32 {
     }
 }
 
-/// One lane's result of LDEXP (`exp` is `Some`) or FRACT on the raw source
-/// `src`, with OMOD scaling before the one rounding, then CLAMP. The same
-/// branch-free steps as the kernels (`fract_rounded`, `ldexp_rounded`), in
-/// another order, one lane at a time.
-pub fn scaled_before_rounding<F: Format>(src: u64, exp: Option<i32>, p: &Policy) -> u64 {
-    let k = omod_power(p.omod);
-    let lp = LanePolicy::<F>::new(p);
-    let s = prepare_source::<F>(F::Lane::from_u64(src), &lp);
-    let scaled = match exp {
-        // A huge exponent saturates inside the kernel; the sum only has to
-        // stay an i32.
-        Some(e) => ldexp_rounded::<F>(s, e.saturating_add(k), &lp),
-        None if k == 0 => fract_rounded::<F>(s, &lp),
-        None => {
-            // The fraction before any output flush, scaled and rounded once
-            // (with the output flush and OMOD's tiny-result flush).
-            let keep = LanePolicy::<F>::new(&Policy {
+/// The policy of the scaled order, lowered once per instruction: the
+/// instruction's own lane policy, the same with output subnormals kept (the
+/// fraction before OMOD), and CLAMP alone (OMOD already applied).
+#[derive(Clone, Copy, Debug)]
+pub struct ScaledBeforeRounding<F: Format> {
+    omod_power: i32,
+    own: LanePolicy<F>,
+    keep_subnormals: LanePolicy<F>,
+    clamp_only: LanePolicy<F>,
+}
+
+impl<F: Format> ScaledBeforeRounding<F> {
+    /// Lower `p` for the scaled order.
+    pub fn new(p: &Policy) -> ScaledBeforeRounding<F> {
+        ScaledBeforeRounding {
+            omod_power: omod_power(p.omod),
+            own: LanePolicy::new(p),
+            keep_subnormals: LanePolicy::new(&Policy {
                 keep_output_denorm: true,
                 ..*p
-            });
-            ldexp_rounded::<F>(fract_rounded::<F>(s, &keep), k, &lp)
+            }),
+            clamp_only: LanePolicy::new(&Policy {
+                omod: Omod::None,
+                ..*p
+            }),
         }
-    };
-    let clamp_only = LanePolicy::<F>::new(&Policy {
-        omod: Omod::None,
-        ..*p
-    });
-    output_modifiers::<F>(scaled, &clamp_only).to_u64()
+    }
+
+    /// One lane's result of LDEXP (`exp` is `Some`) or FRACT on the raw
+    /// source `src`, with OMOD scaling before the one rounding, then CLAMP.
+    /// The same branch-free steps as the kernels (`fract_rounded`,
+    /// `ldexp_rounded`), in another order, one lane at a time.
+    pub fn lane(&self, src: u64, exp: Option<i32>) -> u64 {
+        let k = self.omod_power;
+        let s = prepare_source::<F>(F::Lane::from_u64(src), &self.own);
+        let scaled = match exp {
+            // A huge exponent saturates inside the kernel; the sum only has
+            // to stay an i32.
+            Some(e) => ldexp_rounded::<F>(s, e.saturating_add(k), &self.own),
+            None if k == 0 => fract_rounded::<F>(s, &self.own),
+            // The fraction before any output flush, scaled and rounded once
+            // (with the output flush and OMOD's tiny-result flush).
+            None => ldexp_rounded::<F>(fract_rounded::<F>(s, &self.keep_subnormals), k, &self.own),
+        };
+        output_modifiers::<F>(scaled, &self.clamp_only).to_u64()
+    }
 }
