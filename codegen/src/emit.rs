@@ -99,6 +99,43 @@ fn spec_fields(s: &Spec) -> Fields {
         let (opcode, encoding, op) = (f.instruction.opcode(), f.encoding.tokens(), hex(f.op));
         quote!(Form { opcode: #opcode, encoding: #encoding, op: #op })
     });
+    let d = &s.dpp;
+    let (controls, f64_controls, bound_ctrl_zero, fi, e64_src1_scalar) = (
+        sourced(&d.controls),
+        sourced(&d.f64_controls),
+        sourced(&d.bound_ctrl_zero),
+        sourced(&d.fi),
+        sourced(&d.e64_src1_scalar),
+    );
+    let (inactive_source, zero_fill, bcast_low_rows, reserved_ctrl) = (
+        sourced(&d.inactive_source),
+        sourced(&d.zero_fill),
+        optional(&d.bcast_low_rows),
+        sourced(&d.reserved_ctrl),
+    );
+    let (share_xmask, mixed_halves, reserved_bits) = (
+        optional(&d.share_xmask),
+        optional(&d.mixed_halves),
+        sourced(&d.reserved_bits),
+    );
+    let dpp = quote!(DppSpec {
+        controls: #controls,
+        f64_controls: #f64_controls,
+        bound_ctrl_zero: #bound_ctrl_zero,
+        fi: #fi,
+        e64_src1_scalar: #e64_src1_scalar,
+        inactive_source: #inactive_source,
+        zero_fill: #zero_fill,
+        bcast_low_rows: #bcast_low_rows,
+        reserved_ctrl: #reserved_ctrl,
+        share_xmask: #share_xmask,
+        mixed_halves: #mixed_halves,
+        reserved_bits: #reserved_bits,
+    });
+    let dpp_forms = s.dpp_forms.iter().map(|f| {
+        let (opcode, encoding, dpp8) = (f.instruction.opcode(), f.encoding.tokens(), f.dpp8);
+        quote!(DppForm { opcode: #opcode, encoding: #encoding, dpp8: #dpp8 })
+    });
     vec![
         ("wave_sizes", quote!(&[#(#wave_sizes),*])),
         ("default_wave", wave_size(s.wave.default)),
@@ -115,6 +152,8 @@ fn spec_fields(s: &Spec) -> Fields {
         ("aligned_vgpr_pairs", sourced(&s.aligned_vgpr_pairs)),
         ("fract_rules", evidence(&s.fract_rules.evidence)),
         ("forms", quote!(&[#(#forms),*])),
+        ("dpp", dpp),
+        ("dpp_forms", quote!(&[#(#dpp_forms),*])),
     ]
 }
 
@@ -223,6 +262,43 @@ fn encoding_fields(e: &MachineEncoding) -> Fields {
         }
         None => quote!(None),
     };
+    let p = &e.dpp16;
+    let dpp16_fields = [
+        ("src0", p.src0),
+        ("ctrl", p.ctrl),
+        ("bound_ctrl", p.bound_ctrl),
+        ("src0_neg", p.src0_neg),
+        ("src0_abs", p.src0_abs),
+        ("src1_neg", p.src1_neg),
+        ("src1_abs", p.src1_abs),
+        ("bank_mask", p.bank_mask),
+        ("row_mask", p.row_mask),
+    ]
+    .map(|(name, f)| {
+        let (name, f) = (ident(name), field(f));
+        quote!(#name: #f,)
+    });
+    let dpp16_marker = hex(p.src0_code);
+    let dpp16_fi = match p.fi {
+        Some(f) => {
+            let f = field(f);
+            quote!(Some(#f))
+        }
+        None => quote!(None),
+    };
+    let dpp16 = quote!(Dpp16Layout { marker: #dpp16_marker, fi: #dpp16_fi, #(#dpp16_fields)* });
+    let dpp8 = match &e.dpp8 {
+        Some(p) => {
+            let (marker, marker_fi, src0, sel) = (
+                hex(p.src0_code),
+                hex(p.src0_code_fi),
+                field(p.src0),
+                field(p.sel),
+            );
+            quote!(Some(Dpp8Layout { marker: #marker, marker_fi: #marker_fi, src0: #src0, sel: #sel }))
+        }
+        None => quote!(None),
+    };
     let (halves, vop3_literal, bus) = (
         e.true16_e32_halves,
         e.vop3_literal,
@@ -252,6 +328,8 @@ fn encoding_fields(e: &MachineEncoding) -> Fields {
             }),
         ),
         ("sdwa", sdwa),
+        ("dpp16", dpp16),
+        ("dpp8", dpp8),
         ("true16_e32_halves", quote!(#halves)),
         ("vop3_literal", quote!(#vop3_literal)),
         ("constant_bus_limit", quote!(#bus)),
@@ -512,6 +590,8 @@ const IMPORTS: &[(&str, &[&str])] = &[
     (
         "crate::asm::tables",
         &[
+            "Dpp16Layout",
+            "Dpp8Layout",
             "FamilyEncoding",
             "Field",
             "OpSel",
@@ -524,6 +604,7 @@ const IMPORTS: &[(&str, &[&str])] = &[
         ],
     ),
     ("crate::error", &["ExecError"]),
+    ("crate::dpp", &["DppControlKind", "DppControls"]),
     ("crate", &["exec"]),
     ("crate::instr", &["Encoding", "Instruction", "Opcode"]),
     ("crate::kernels::operation", &["Fract", "Ldexp"]),
@@ -534,6 +615,16 @@ const IMPORTS: &[(&str, &[&str])] = &[
     (
         "crate::target",
         &[
+            "BoundCtrlZero",
+            "DppBcastLowRows",
+            "DppForm",
+            "DppInactiveSource",
+            "DppMixedHalves",
+            "DppReservedBits",
+            "DppReservedCtrl",
+            "DppShareXmask",
+            "DppSpec",
+            "DppZeroFill",
             "Evidence",
             "F16DstHigh",
             "Family",

@@ -30,6 +30,76 @@ fn sdwa_row<T: PolicyValue>(s: &Option<Sourced<T>>) -> Row {
     }
 }
 
+/// A DPP switch that exists only where it means something.
+fn opt_row<T: PolicyValue>(s: &Option<Sourced<T>>) -> Row {
+    match s {
+        Some(s) => row(s),
+        None => Row {
+            value: "n/a".to_string(),
+            evidence: None,
+            origin: None,
+        },
+    }
+}
+
+type DppColumn = (&'static str, &'static str, fn(&TargetModel) -> Row);
+
+/// The `dpp:` entries (docs/semantics.md §11).
+const DPP: [DppColumn; 12] = [
+    (
+        "dpp.controls",
+        "DPP16 controls of 16/32-bit operands",
+        |t| row(&t.spec.dpp.controls),
+    ),
+    (
+        "dpp.f64_controls",
+        "DPP16 controls of 64-bit operands",
+        |t| row(&t.spec.dpp.f64_controls),
+    ),
+    ("dpp.bound_ctrl_zero", "what `bound_ctrl:0` encodes", |t| {
+        row(&t.spec.dpp.bound_ctrl_zero)
+    }),
+    ("dpp.fi", "the FI bit and DPP8 exist", |t| {
+        row(&t.spec.dpp.fi)
+    }),
+    (
+        "dpp.e64_src1_scalar",
+        "an e64 DPP src1 may be an SGPR or inline constant",
+        |t| row(&t.spec.dpp.e64_src1_scalar),
+    ),
+    (
+        "dpp.inactive_source",
+        "an in-range inactive source lane with FI = 0",
+        |t| row(&t.spec.dpp.inactive_source),
+    ),
+    ("dpp.zero_fill", "a zero-filled src0 under NEG", |t| {
+        row(&t.spec.dpp.zero_fill)
+    }),
+    (
+        "dpp.bcast_low_rows",
+        "row_bcast lanes below the broadcast row",
+        |t| opt_row(&t.spec.dpp.bcast_low_rows),
+    ),
+    (
+        "dpp.reserved_ctrl",
+        "a DPP_CTRL code the target lacks, executed",
+        |t| row(&t.spec.dpp.reserved_ctrl),
+    ),
+    ("dpp.share_xmask", "row_share/row_xmask executed", |t| {
+        opt_row(&t.spec.dpp.share_xmask)
+    }),
+    (
+        "dpp.mixed_halves",
+        "true16 DPP forms mixing .l and .h",
+        |t| opt_row(&t.spec.dpp.mixed_halves),
+    ),
+    (
+        "dpp.reserved_bits",
+        "DPP bits without assembler syntax",
+        |t| row(&t.spec.dpp.reserved_bits),
+    ),
+];
+
 fn text_row<T>(s: &Sourced<T>, value: String) -> Row {
     Row {
         value,
@@ -172,6 +242,17 @@ pub fn evidence_md(model: &Model) -> String {
         );
     }
 
+    let _ = writeln!(out, "## DPP per target\n");
+    for (name, what, column) in DPP {
+        table(
+            &mut out,
+            name,
+            what,
+            "target",
+            model.targets.iter().map(|t| (t.target.as_str(), column(t))),
+        );
+    }
+
     let _ = writeln!(out, "## Opcodes (llvm-mc 22)\n");
     let names: Vec<&str> = model.targets.iter().map(|t| t.target.as_str()).collect();
     let _ = writeln!(out, "| form | {} |", names.join(" | "));
@@ -197,6 +278,39 @@ pub fn evidence_md(model: &Model) -> String {
                 "| {} {} | {} |",
                 instruction.mnemonic(),
                 encoding.yaml(),
+                cells.join(" | ")
+            );
+        }
+    }
+    let _ = writeln!(out, "\n## DPP forms (llvm-mc 22)\n");
+    let _ = writeln!(out, "| form | {} |", names.join(" | "));
+    let _ = writeln!(out, "|---|{}", "---|".repeat(names.len()));
+    for (instruction, _, _) in Instruction::TABLE {
+        for (base, dpp8) in [("e32", false), ("e32", true), ("e64", false), ("e64", true)] {
+            let cells: Vec<&str> = model
+                .targets
+                .iter()
+                .map(|t| {
+                    let has = t.spec.dpp_forms.iter().any(|f| {
+                        f.instruction == instruction
+                            && f.dpp8 == dpp8
+                            && (f.encoding == Encoding::Vop3) == (base == "e64")
+                    });
+                    if has {
+                        "yes"
+                    } else {
+                        "-"
+                    }
+                })
+                .collect();
+            if cells.iter().all(|c| *c == "-") {
+                continue;
+            }
+            let _ = writeln!(
+                out,
+                "| {} {base} {} | {} |",
+                instruction.mnemonic(),
+                if dpp8 { "dpp8" } else { "dpp16" },
                 cells.join(" | ")
             );
         }

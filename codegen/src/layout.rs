@@ -8,11 +8,12 @@ use serde_saphyr::Spanned;
 
 use crate::error::{Loc, SpecError};
 use crate::model::{
-    BitField, EncodingIdent, FamilyFacts, MachineEncoding, OpSel, OperandCodes, SdwaLayout,
-    Vop1Layout, Vop2Layout, Vop3Layout,
+    BitField, Dpp16Layout, Dpp8Layout, EncodingIdent, FamilyFacts, MachineEncoding, OpSel,
+    OperandCodes, SdwaLayout, Vop1Layout, Vop2Layout, Vop3Layout,
 };
 use crate::raw::{
-    loc_of, RawEncoding, RawField, RawIdent, RawOperandCodes, RawSdwa, RawVop1, RawVop2, RawVop3,
+    loc_of, RawDpp16, RawDpp8, RawEncoding, RawField, RawIdent, RawOperandCodes, RawSdwa, RawVop1,
+    RawVop2, RawVop3,
 };
 
 /// The fields of one 32-bit word seen so far, to find overlaps.
@@ -169,6 +170,15 @@ pub(crate) fn encoding(
     };
     let sdwa_entry = pick(target, family, |e| e.sdwa.as_ref());
     let sdwa = sdwa_entry.and_then(|(raw, path)| sdwa(raw, path, errors));
+    let dpp16 = match pick(target, family, |e| e.dpp16.as_ref()) {
+        Some((raw, path)) => dpp16(raw, path, errors),
+        None => {
+            need("dpp16", errors);
+            None
+        }
+    };
+    let dpp8 =
+        pick(target, family, |e| e.dpp8.as_ref()).and_then(|(raw, path)| dpp8(raw, path, errors));
     let codes = operand_codes(target, family, &mut need, errors);
 
     // Agreement with the family's facts and between the layouts.
@@ -207,8 +217,8 @@ pub(crate) fn encoding(
         );
     }
 
-    match (vop1, vop2, vop3, codes, facts) {
-        (Some(vop1), Some(vop2), Some(vop3), Some(codes), Some(facts))
+    match (vop1, vop2, vop3, codes, facts, dpp16) {
+        (Some(vop1), Some(vop2), Some(vop3), Some(codes), Some(facts), Some(dpp16))
             if errors.len() == before =>
         {
             Some(MachineEncoding {
@@ -216,6 +226,8 @@ pub(crate) fn encoding(
                 vop2,
                 vop3,
                 sdwa,
+                dpp16,
+                dpp8,
                 codes,
                 true16_e32_halves: facts.true16.value,
                 vop3_literal: facts.vop3_literal.value,
@@ -370,6 +382,53 @@ fn sdwa(raw: &Spanned<RawSdwa>, path: &str, errors: &mut Vec<SpecError>) -> Opti
         src1_abs: src1_abs?,
         src1_sgpr: src1_sgpr?,
         must_be_zero,
+    })
+}
+
+fn dpp16(raw: &Spanned<RawDpp16>, path: &str, errors: &mut Vec<SpecError>) -> Option<Dpp16Layout> {
+    let r = &raw.value;
+    let mut w = Word::new(path, "dpp16");
+    let mut f =
+        |key: &str, raw: &Spanned<RawField>, width: u8| w.field(key, raw, Some(width), errors);
+    let src0 = f("src0", &r.src0, 8);
+    let ctrl = f("ctrl", &r.ctrl, 9);
+    let fi = r.fi.as_ref().map(|fi| f("fi", fi, 1));
+    let bound_ctrl = f("bound_ctrl", &r.bound_ctrl, 1);
+    let src0_neg = f("src0_neg", &r.src0_neg, 1);
+    let src0_abs = f("src0_abs", &r.src0_abs, 1);
+    let src1_neg = f("src1_neg", &r.src1_neg, 1);
+    let src1_abs = f("src1_abs", &r.src1_abs, 1);
+    let bank_mask = f("bank_mask", &r.bank_mask, 4);
+    let row_mask = f("row_mask", &r.row_mask, 4);
+    let fi = match fi {
+        Some(fi) => Some(fi?),
+        None => None,
+    };
+    Some(Dpp16Layout {
+        src0_code: r.src0_code.value,
+        src0: src0?,
+        ctrl: ctrl?,
+        fi,
+        bound_ctrl: bound_ctrl?,
+        src0_neg: src0_neg?,
+        src0_abs: src0_abs?,
+        src1_neg: src1_neg?,
+        src1_abs: src1_abs?,
+        bank_mask: bank_mask?,
+        row_mask: row_mask?,
+    })
+}
+
+fn dpp8(raw: &Spanned<RawDpp8>, path: &str, errors: &mut Vec<SpecError>) -> Option<Dpp8Layout> {
+    let r = &raw.value;
+    let mut w = Word::new(path, "dpp8");
+    let src0 = w.field("src0", &r.src0, Some(8), errors);
+    let sel = w.field("sel", &r.sel, Some(24), errors);
+    Some(Dpp8Layout {
+        src0_code: r.src0_code.value,
+        src0_code_fi: r.src0_code_fi.value,
+        src0: src0?,
+        sel: sel?,
     })
 }
 

@@ -9,8 +9,9 @@ use serde_saphyr::Spanned;
 use crate::error::{Error, Loc, SpecError};
 use crate::header::spec_yaml_files;
 use crate::model::{
-    patterns_meet, Encoding, FamilyFacts, FamilyModel, Form, Input, Instruction, MachineEncoding,
-    Model, Name, Origin, Sourced, Spec, TargetModel, Wave,
+    patterns_meet, DppBase, DppControlSet, DppForm, DppSpec, Encoding, FamilyFacts, FamilyModel,
+    Form, Input, Instruction, MachineEncoding, Model, Name, Origin, Sourced, Spec, TargetModel,
+    Wave,
 };
 use crate::raw::{self, loc_of, RawEncodings, RawFile, RawSourced, RawWave, Tagged};
 
@@ -458,7 +459,16 @@ fn settings(
         &mut errors,
     );
 
-    let forms = forms(own, base, facts, encoding.as_ref(), &mut errors);
+    let (forms, dpp_forms) = forms(own, base, facts, encoding.as_ref(), &mut errors);
+    let dpp = dpp(
+        own,
+        base,
+        facts,
+        encoding.as_ref(),
+        &dpp_forms,
+        &missing,
+        &mut errors,
+    );
 
     match (
         omod_gate,
@@ -470,6 +480,7 @@ fn settings(
         fract_rules,
         wave,
         encoding,
+        dpp,
     ) {
         (
             Some(omod_gate),
@@ -481,6 +492,7 @@ fn settings(
             Some(fract_rules),
             Some(wave),
             Some(encoding),
+            Some(dpp),
         ) if errors.is_empty() => Ok(Spec {
             wave,
             omod_gate,
@@ -496,10 +508,145 @@ fn settings(
             aligned_vgpr_pairs,
             fract_rules,
             forms,
+            dpp,
+            dpp_forms,
             encoding,
         }),
         _ => Err(errors),
     }
+}
+
+/// The `dpp:` entries of `own` over `base`, checked against the facts, the
+/// layouts and the DPP forms.
+fn dpp(
+    own: &Parsed<'_>,
+    base: Option<&Parsed<'_>>,
+    facts: &FamilyFacts,
+    layouts: Option<&MachineEncoding>,
+    dpp_forms: &[DppForm],
+    missing: &dyn Fn(&str) -> SpecError,
+    errors: &mut Vec<SpecError>,
+) -> Option<DppSpec> {
+    let before = errors.len();
+    macro_rules! entry {
+        ($field:ident, $required:expr) => {{
+            let picked = own
+                .raw
+                .dpp
+                .$field
+                .as_ref()
+                .map(|v| (v, own.path))
+                .or_else(|| base.and_then(|f| f.raw.dpp.$field.as_ref().map(|v| (v, f.path))));
+            match sourced(picked, concat!("dpp.", stringify!($field))) {
+                Some(Ok(s)) => Some(s),
+                Some(Err(e)) => {
+                    errors.push(e);
+                    None
+                }
+                None => {
+                    if $required {
+                        errors.push(missing(concat!("`dpp.", stringify!($field), "`")));
+                    }
+                    None
+                }
+            }
+        }};
+    }
+    let controls = entry!(controls, true);
+    let f64_controls = entry!(f64_controls, true);
+    let bound_ctrl_zero = entry!(bound_ctrl_zero, true);
+    let fi = entry!(fi, true);
+    let e64_src1_scalar = entry!(e64_src1_scalar, true);
+    let inactive_source = entry!(inactive_source, true);
+    let zero_fill = entry!(zero_fill, true);
+    let bcast_low_rows = entry!(bcast_low_rows, false);
+    let reserved_ctrl = entry!(reserved_ctrl, true);
+    let share_xmask = entry!(share_xmask, false);
+    let mixed_halves = entry!(mixed_halves, false);
+    let reserved_bits = entry!(reserved_bits, true);
+
+    // Optional entries exist exactly where they mean something.
+    let any = |set: &Option<Sourced<DppControlSet>>, name: &str| {
+        set.as_ref().is_some_and(|s| s.value.has(name))
+    };
+    let has_bcast = any(&controls, "row_bcast") || any(&f64_controls, "row_bcast");
+    let has_share = ["row_share", "row_xmask"]
+        .iter()
+        .any(|n| any(&controls, n) || any(&f64_controls, n));
+    for (name, present, needed, why) in [
+        (
+            "bcast_low_rows",
+            bcast_low_rows.as_ref().map(|s| &s.origin),
+            has_bcast,
+            "`row_bcast` in `dpp.controls`",
+        ),
+        (
+            "share_xmask",
+            share_xmask.as_ref().map(|s| &s.origin),
+            has_share,
+            "`row_share` or `row_xmask` in `dpp.controls`",
+        ),
+        (
+            "mixed_halves",
+            mixed_halves.as_ref().map(|s| &s.origin),
+            facts.true16.value,
+            "`true16: true`",
+        ),
+    ] {
+        match (present, needed) {
+            (None, true) => errors.push(missing(&format!("`dpp.{name}` (the target has {why})"))),
+            (Some(o), false) => errors.push(at(
+                o,
+                format!(
+                    "`dpp.{name}` given but the target lacks {why}: the executor cannot honour it"
+                ),
+            )),
+            _ => {}
+        }
+    }
+    // FI and DPP8 go together, with the DPP8 layout.
+    if let (Some(fi), Some(l)) = (&fi, layouts) {
+        if fi.value != l.dpp8.is_some() || fi.value != l.dpp16.fi.is_some() {
+            errors.push(at(
+                &fi.origin,
+                "`dpp.fi` must agree with the layouts: `encoding.dpp8` and `encoding.dpp16.fi` exist exactly with FI",
+            ));
+        }
+        if !fi.value && dpp_forms.iter().any(|f| f.dpp8) {
+            errors.push(at(
+                &fi.origin,
+                "a `dpp8` form on a target without DPP8 (`dpp.fi: false`)",
+            ));
+        }
+    }
+    if let Some(f64c) = &f64_controls {
+        let f64_forms = dpp_forms
+            .iter()
+            .any(|f| matches!(f.instruction, Instruction::FractF64 | Instruction::LdexpF64));
+        if f64_forms == f64c.value.0.eq(&0) {
+            errors.push(at(
+                &f64c.origin,
+                "`dpp.f64_controls` must be empty exactly when no F64 instruction has a DPP form",
+            ));
+        }
+    }
+    if errors.len() != before {
+        return None;
+    }
+    Some(DppSpec {
+        controls: controls?,
+        f64_controls: f64_controls?,
+        bound_ctrl_zero: bound_ctrl_zero?,
+        fi: fi?,
+        e64_src1_scalar: e64_src1_scalar?,
+        inactive_source: inactive_source?,
+        zero_fill: zero_fill?,
+        bcast_low_rows,
+        reserved_ctrl: reserved_ctrl?,
+        share_xmask,
+        mixed_halves,
+        reserved_bits: reserved_bits?,
+    })
 }
 
 fn at(origin: &Origin, message: impl Into<String>) -> SpecError {
@@ -577,10 +724,11 @@ fn forms(
     facts: &FamilyFacts,
     layouts: Option<&MachineEncoding>,
     errors: &mut Vec<SpecError>,
-) -> Vec<Form> {
+) -> (Vec<Form>, Vec<DppForm>) {
     let has_sdwa = facts.sdwa.value;
     let offsets = &facts.vop3_opcode_offset;
     let mut out = Vec::new();
+    let mut dpp_out = Vec::new();
     for (instruction, e32, _) in Instruction::TABLE {
         let mnemonic = instruction.mnemonic();
         let picked = form_entry(&target.raw, instruction)
@@ -717,8 +865,37 @@ fn forms(
                 });
             }
         }
+        // DPP forms: on a base encoding the instruction has.
+        for (list, dpp8) in [
+            (&encodings.value.dpp16, false),
+            (&encodings.value.dpp8, true),
+        ] {
+            let Some(list) = list else { continue };
+            for base in &list.value {
+                let encoding = match base {
+                    DppBase::E32 => e32,
+                    DppBase::E64 => Some(Encoding::Vop3),
+                };
+                match encoding {
+                    Some(encoding) if ops.contains_key(&encoding) => dpp_out.push(DppForm {
+                        instruction,
+                        encoding,
+                        dpp8,
+                    }),
+                    _ => errors.push(SpecError::new(
+                        path,
+                        loc_of(list),
+                        format!(
+                            "`{mnemonic}` {}: the instruction has no {} form to carry DPP",
+                            if dpp8 { "dpp8" } else { "dpp16" },
+                            if *base == DppBase::E32 { "e32" } else { "e64" }
+                        ),
+                    )),
+                }
+            }
+        }
     }
-    out
+    (out, dpp_out)
 }
 
 /// A file's `forms:` entry for `instruction`.

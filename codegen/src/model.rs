@@ -136,18 +136,18 @@ pub struct Sourced<T> {
 /// A policy value: its YAML spelling and the emulator value it becomes.
 pub trait PolicyValue: Copy {
     /// YAML spelling (`ieee_and_output_denorm`).
-    fn yaml(self) -> &'static str;
+    fn yaml(self) -> String;
     /// The emulator's value: a path the compiler checks
     /// (`OmodGate::IeeeAndOutputDenorm`), or `true`/`false`.
     fn tokens(self) -> TokenStream;
 }
 
 impl PolicyValue for bool {
-    fn yaml(self) -> &'static str {
+    fn yaml(self) -> String {
         if self {
-            "true"
+            "true".into()
         } else {
-            "false"
+            "false".into()
         }
     }
     fn tokens(self) -> TokenStream {
@@ -172,9 +172,9 @@ macro_rules! policy_enum {
         }
 
         impl PolicyValue for $name {
-            fn yaml(self) -> &'static str {
+            fn yaml(self) -> String {
                 match self {
-                    $($name::$variant => $yaml,)*
+                    $($name::$variant => $yaml.into(),)*
                 }
             }
             fn tokens(self) -> TokenStream {
@@ -211,6 +211,14 @@ pub fn policy_yaml_names() -> TokenStream {
         SdwaF16Output::yaml_names(),
         SdwaF16DwordDst::yaml_names(),
         SdwaConstantSel::yaml_names(),
+        BoundCtrlZero::yaml_names(),
+        DppInactiveSource::yaml_names(),
+        DppZeroFill::yaml_names(),
+        DppBcastLowRows::yaml_names(),
+        DppReservedCtrl::yaml_names(),
+        DppShareXmask::yaml_names(),
+        DppMixedHalves::yaml_names(),
+        DppReservedBits::yaml_names(),
     ]
     .into_iter()
     .collect()
@@ -285,6 +293,256 @@ policy_enum!(
         Applied = "applied",
     }
 );
+
+policy_enum!(
+    /// What `bound_ctrl:0` encodes.
+    BoundCtrlZero {
+        /// BC = 1 (GFX9, GFX10).
+        SetsBc = "sets_bc",
+        /// BC = 0 (GFX11+).
+        ClearsBc = "clears_bc",
+    }
+);
+
+policy_enum!(
+    /// An in-range inactive DPP16 source lane with FI = 0.
+    DppInactiveSource {
+        /// BOUND_CTRL decides.
+        BoundCtrl = "bound_ctrl",
+        /// Reads 0 and writes.
+        Zero = "zero",
+        /// Reads the inactive lane.
+        Read = "read",
+    }
+);
+
+policy_enum!(
+    /// The sign of a zero-filled src0 under NEG.
+    DppZeroFill {
+        /// ABS/NEG apply to the raw 0.
+        Modified = "modified",
+        /// Always +0.
+        PositiveZero = "positive_zero",
+    }
+);
+
+policy_enum!(
+    /// row_bcast below the broadcast row.
+    DppBcastLowRows {
+        /// Out of range.
+        OutOfRange = "out_of_range",
+        /// The lane reads itself.
+        OwnLane = "own_lane",
+    }
+);
+
+policy_enum!(
+    /// A DPP_CTRL code the target lacks, at execution.
+    DppReservedCtrl {
+        /// An error.
+        Error = "error",
+        /// Identity.
+        Identity = "identity",
+    }
+);
+
+policy_enum!(
+    /// row_share/row_xmask at execution.
+    DppShareXmask {
+        /// The lane rules.
+        Formula = "formula",
+        /// An error.
+        Error = "error",
+    }
+);
+
+policy_enum!(
+    /// Mixed .l/.h halves in true16 DPP forms.
+    DppMixedHalves {
+        /// As encoded.
+        AsEncoded = "as_encoded",
+        /// An error.
+        Error = "error",
+    }
+);
+
+policy_enum!(
+    /// DPP bits without syntax.
+    DppReservedBits {
+        /// Ignored.
+        Ignored = "ignored",
+        /// An error.
+        Error = "error",
+    }
+);
+
+/// The DPP16 control kinds, as `isa-spec/` names them, in the emulator's
+/// `DppControlKind` order.
+pub const DPP_CONTROL_KINDS: [(&str, &str); 11] = [
+    ("quad_perm", "QuadPerm"),
+    ("row_shl", "RowShl"),
+    ("row_shr", "RowShr"),
+    ("row_ror", "RowRor"),
+    ("wave_shift", "WaveShift"),
+    ("row_mirror", "RowMirror"),
+    ("row_half_mirror", "RowHalfMirror"),
+    ("row_bcast", "RowBcast"),
+    ("row_newbcast", "RowNewbcast"),
+    ("row_share", "RowShare"),
+    ("row_xmask", "RowXmask"),
+];
+
+/// A set of DPP16 control kinds (`[quad_perm, row_shl]`): bit i is
+/// `DPP_CONTROL_KINDS[i]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct DppControlSet(pub u16);
+
+impl DppControlSet {
+    /// Whether the kind named `name` is in the set.
+    pub fn has(self, name: &str) -> bool {
+        DPP_CONTROL_KINDS
+            .iter()
+            .position(|(n, _)| *n == name)
+            .is_some_and(|i| self.0 >> i & 1 != 0)
+    }
+}
+
+impl<'de> Deserialize<'de> for DppControlSet {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<DppControlSet, D::Error> {
+        let names = Vec::<String>::deserialize(d)?;
+        let mut bits = 0u16;
+        for name in names {
+            let Some(i) = DPP_CONTROL_KINDS.iter().position(|(n, _)| *n == name) else {
+                let expected: Vec<&str> = DPP_CONTROL_KINDS.iter().map(|(n, _)| *n).collect();
+                return Err(serde::de::Error::custom(format!(
+                    "unknown DPP control kind `{name}`, expected one of {}",
+                    expected.join(", ")
+                )));
+            };
+            if bits >> i & 1 != 0 {
+                return Err(serde::de::Error::custom(format!(
+                    "DPP control kind `{name}` is listed twice"
+                )));
+            }
+            bits |= 1 << i;
+        }
+        Ok(DppControlSet(bits))
+    }
+}
+
+impl PolicyValue for DppControlSet {
+    fn yaml(self) -> String {
+        let names: Vec<&str> = DPP_CONTROL_KINDS
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| self.0 >> i & 1 != 0)
+            .map(|(_, (n, _))| *n)
+            .collect();
+        format!("[{}]", names.join(", "))
+    }
+    fn tokens(self) -> TokenStream {
+        let kinds = DPP_CONTROL_KINDS
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| self.0 >> i & 1 != 0)
+            .map(|(_, (_, v))| {
+                let v = proc_macro2::Ident::new(v, proc_macro2::Span::call_site());
+                quote!(DppControlKind::#v)
+            });
+        quote!(DppControls::of(&[#(#kinds),*]))
+    }
+}
+
+/// The base encoding of a DPP form: `e32` (VOP1/VOP2) or `e64` (VOP3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize)]
+pub enum DppBase {
+    /// `_dpp`: the instruction's VOP1 or VOP2 word.
+    #[serde(rename = "e32")]
+    E32,
+    /// `_e64_dpp`: its VOP3 word.
+    #[serde(rename = "e64")]
+    E64,
+}
+
+/// One DPP form of a target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct DppForm {
+    /// The instruction.
+    pub instruction: Instruction,
+    /// Its base encoding (VOP1, VOP2 or VOP3).
+    pub encoding: Encoding,
+    /// DPP8 rather than DPP16.
+    pub dpp8: bool,
+}
+
+/// The DPP facts and switches of a target.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DppSpec {
+    /// DPP16 controls of 16/32-bit operands.
+    pub controls: Sourced<DppControlSet>,
+    /// DPP16 controls of 64-bit operands.
+    pub f64_controls: Sourced<DppControlSet>,
+    /// What `bound_ctrl:0` encodes.
+    pub bound_ctrl_zero: Sourced<BoundCtrlZero>,
+    /// FI and DPP8 exist.
+    pub fi: Sourced<bool>,
+    /// e64 DPP src1 may be scalar.
+    pub e64_src1_scalar: Sourced<bool>,
+    /// Inactive in-range sources with FI = 0.
+    pub inactive_source: Sourced<DppInactiveSource>,
+    /// Zero-fill sign.
+    pub zero_fill: Sourced<DppZeroFill>,
+    /// row_bcast low rows; present exactly with row_bcast.
+    pub bcast_low_rows: Option<Sourced<DppBcastLowRows>>,
+    /// Codes the target lacks.
+    pub reserved_ctrl: Sourced<DppReservedCtrl>,
+    /// row_share/row_xmask; present exactly with either.
+    pub share_xmask: Option<Sourced<DppShareXmask>>,
+    /// Mixed halves; present exactly with true16.
+    pub mixed_halves: Option<Sourced<DppMixedHalves>>,
+    /// Bits without syntax.
+    pub reserved_bits: Sourced<DppReservedBits>,
+}
+
+/// DPP16 dword layout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Dpp16Layout {
+    /// src0 code announcing DPP16.
+    pub src0_code: u32,
+    /// src0 VGPR.
+    pub src0: BitField,
+    /// DPP_CTRL.
+    pub ctrl: BitField,
+    /// FI, where it exists.
+    pub fi: Option<BitField>,
+    /// BOUND_CTRL.
+    pub bound_ctrl: BitField,
+    /// src0 NEG.
+    pub src0_neg: BitField,
+    /// src0 ABS.
+    pub src0_abs: BitField,
+    /// src1 NEG.
+    pub src1_neg: BitField,
+    /// src1 ABS.
+    pub src1_abs: BitField,
+    /// BANK_MASK.
+    pub bank_mask: BitField,
+    /// ROW_MASK.
+    pub row_mask: BitField,
+}
+
+/// DPP8 dword layout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Dpp8Layout {
+    /// src0 code announcing DPP8 with FI = 0.
+    pub src0_code: u32,
+    /// src0 code announcing DPP8 with FI = 1.
+    pub src0_code_fi: u32,
+    /// src0 VGPR.
+    pub src0: BitField,
+    /// The eight 3-bit selectors.
+    pub sel: BitField,
+}
 
 /// The instructions in scope.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -473,6 +731,10 @@ pub struct Spec {
     pub fract_rules: Sourced<()>,
     /// Every form, in forms-table order.
     pub forms: Vec<Form>,
+    /// The DPP facts and switches.
+    pub dpp: DppSpec,
+    /// Every DPP form, in forms-table order.
+    pub dpp_forms: Vec<DppForm>,
     /// Field layouts, operand codes and the family's encoding facts.
     pub encoding: MachineEncoding,
 }
@@ -789,6 +1051,10 @@ pub struct MachineEncoding {
     pub vop3: Vop3Layout,
     /// SDWA, exactly where the target has `sdwa: true`.
     pub sdwa: Option<SdwaLayout>,
+    /// DPP16.
+    pub dpp16: Dpp16Layout,
+    /// DPP8, where the family has it.
+    pub dpp8: Option<Dpp8Layout>,
     /// Operand codes.
     pub codes: OperandCodes,
     /// e32 16-bit operands name register halves (bit 7 of the VGPR field).

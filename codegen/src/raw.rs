@@ -7,8 +7,9 @@ use serde_saphyr::{DuplicateKeyPolicy, Spanned};
 
 use crate::error::{Loc, SpecError};
 use crate::model::{
-    ClampNan, Evidence, F16DstHigh, OmodGate, SdwaConstantSel, SdwaF16DwordDst, SdwaF16Output,
-    SnanPolicy, Vop3Offset,
+    BoundCtrlZero, ClampNan, DppBase, DppBcastLowRows, DppControlSet, DppInactiveSource,
+    DppMixedHalves, DppReservedBits, DppReservedCtrl, DppShareXmask, DppZeroFill, Evidence,
+    F16DstHigh, OmodGate, SdwaConstantSel, SdwaF16DwordDst, SdwaF16Output, SnanPolicy, Vop3Offset,
 };
 
 /// One file: a target file (`isa-spec/gfx1201.yaml`, with `target` and
@@ -28,6 +29,27 @@ pub(crate) struct RawFile {
     pub forms: RawForms,
     #[serde(default)]
     pub encoding: RawEncoding,
+    #[serde(default)]
+    pub dpp: RawDpp,
+}
+
+/// `dpp:` the DPP facts and switches; each entry may come from the family
+/// file.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawDpp {
+    pub controls: Option<Spanned<RawSourced<DppControlSet>>>,
+    pub f64_controls: Option<Spanned<RawSourced<DppControlSet>>>,
+    pub bound_ctrl_zero: Option<Spanned<RawSourced<BoundCtrlZero>>>,
+    pub fi: Option<Spanned<RawSourced<bool>>>,
+    pub e64_src1_scalar: Option<Spanned<RawSourced<bool>>>,
+    pub inactive_source: Option<Spanned<RawSourced<DppInactiveSource>>>,
+    pub zero_fill: Option<Spanned<RawSourced<DppZeroFill>>>,
+    pub bcast_low_rows: Option<Spanned<RawSourced<DppBcastLowRows>>>,
+    pub reserved_ctrl: Option<Spanned<RawSourced<DppReservedCtrl>>>,
+    pub share_xmask: Option<Spanned<RawSourced<DppShareXmask>>>,
+    pub mixed_halves: Option<Spanned<RawSourced<DppMixedHalves>>>,
+    pub reserved_bits: Option<Spanned<RawSourced<DppReservedBits>>>,
 }
 
 /// `wave: {sizes: [32, 64], default: 32, doc: "..."}`
@@ -110,6 +132,10 @@ pub(crate) struct RawEncodings {
     pub vop2: Option<Spanned<u16>>,
     pub vop3: Option<Spanned<u16>>,
     pub sdwa: Option<Spanned<u16>>,
+    /// The base encodings with DPP16: `[e32, e64]`.
+    pub dpp16: Option<Spanned<Vec<DppBase>>>,
+    /// The base encodings with DPP8.
+    pub dpp8: Option<Spanned<Vec<DppBase>>>,
 }
 
 /// `encoding:` the machine-code layouts (in the family file). A target file
@@ -122,7 +148,37 @@ pub(crate) struct RawEncoding {
     pub vop2: Option<Spanned<RawVop2>>,
     pub vop3: Option<Spanned<RawVop3>>,
     pub sdwa: Option<Spanned<RawSdwa>>,
+    pub dpp16: Option<Spanned<RawDpp16>>,
+    pub dpp8: Option<Spanned<RawDpp8>>,
     pub operand_codes: Option<Spanned<RawOperandCodes>>,
+}
+
+/// DPP16: the src0 code that announces it and the DPP16 dword.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawDpp16 {
+    pub src0_code: Spanned<u32>,
+    pub src0: Spanned<RawField>,
+    pub ctrl: Spanned<RawField>,
+    pub fi: Option<Spanned<RawField>>,
+    pub bound_ctrl: Spanned<RawField>,
+    pub src0_neg: Spanned<RawField>,
+    pub src0_abs: Spanned<RawField>,
+    pub src1_neg: Spanned<RawField>,
+    pub src1_abs: Spanned<RawField>,
+    pub bank_mask: Spanned<RawField>,
+    pub row_mask: Spanned<RawField>,
+}
+
+/// DPP8: the src0 codes that announce it (FI = 0 and FI = 1) and the DPP8
+/// dword.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawDpp8 {
+    pub src0_code: Spanned<u32>,
+    pub src0_code_fi: Spanned<u32>,
+    pub src0: Spanned<RawField>,
+    pub sel: Spanned<RawField>,
 }
 
 /// A bit field of a 32-bit word: `[hi, lo]`, or one bit number. The numbers

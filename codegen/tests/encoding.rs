@@ -229,8 +229,8 @@ fn opcode_must_fit_the_layout_field() {
 fn vop2_word_that_decodes_as_vop1_is_an_error() {
     let (text, at) = edit(
         GFX12,
-        "v_ldexp_f16: {vop2: 0x3b, vop3: 0x13b}",
-        "v_ldexp_f16: {vop2: 0x3f, vop3: 0x13f}",
+        "v_ldexp_f16: {vop2: 0x3b, vop3: 0x13b,",
+        "v_ldexp_f16: {vop2: 0x3f, vop3: 0x13f,",
     );
     let e = errors(GFX12, &text);
     assert!(e[0].starts_with(&at), "{e:?}");

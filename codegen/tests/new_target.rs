@@ -72,10 +72,7 @@ fn a_new_target_file_yields_its_module_and_enum_entry() {
         old.replace("gfx1150", "gfx1151")
             .replace("Gfx1150", "Gfx1151")
     );
-    assert!(
-        new.contains("pub static SPEC: TargetSpec = gfx11::spec(Target::Gfx1151);"),
-        "{new}"
-    );
+    assert!(new.contains("gfx11::spec(Target::Gfx1151)"), "{new}");
 
     // mod.rs: the module, the enum entry in generation order, its name.
     let mod_rs = read(&root.0, &format!("{GENERATED_DIR}/mod.rs"));

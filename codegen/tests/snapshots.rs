@@ -38,7 +38,7 @@ fn gfx9_encoding_has_sdwa_and_no_op_sel() {
 }
 
 #[test]
-fn gfx908_spec_changes_only_the_alignment() {
+fn gfx908_spec_changes_the_alignment_and_dpp() {
     let m = model();
     let (f, t) = target(&m, "gfx908");
     let code = pretty("gfx908.rs", target_spec_static(f, t)).unwrap();
@@ -46,7 +46,7 @@ fn gfx908_spec_changes_only_the_alignment() {
 }
 
 #[test]
-fn gfx1150_spec_and_encoding_are_gfx11_s() {
+fn gfx1150_spec_changes_only_the_dpp_src1_rule() {
     let m = model();
     let (f, t) = target(&m, "gfx1150");
     let (spec, encoding) = (target_spec_static(f, t), target_encoding_statics(f, t));

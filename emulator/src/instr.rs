@@ -1,6 +1,7 @@
 //! The typed instruction: opcode, encoding, operands and modifiers, as the
 //! machine-code fields of a VOP1, VOP2, VOP3 (e64) or SDWA word hold them.
 
+use crate::dpp::Dpp;
 use crate::kernels::{FormatKind, Omod};
 
 /// The instructions in scope: V_FRACT (x - floor(x), in [+0, 1)) and V_LDEXP
@@ -62,7 +63,8 @@ impl Opcode {
     }
 }
 
-/// The machine-code encodings in scope (DPP is not implemented).
+/// The machine-code encodings in scope. DPP is not an encoding of its
+/// own: it is [`Instruction::dpp`] on a VOP1, VOP2 or VOP3 word.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Encoding {
     /// VOP1: one 32-bit word, one source (`_e32`); no modifiers.
@@ -503,6 +505,10 @@ pub struct Instruction {
     pub omod: Omod,
     /// The SDWA selectors; `Some` exactly for the SDWA encoding.
     pub sdwa: Option<Sdwa>,
+    /// DPP16 or DPP8 on a VOP1, VOP2 (`_dpp`) or VOP3 (`_e64_dpp`) word:
+    /// src0 is then the VGPR the DPP word names, and this says which lane
+    /// of it each lane reads and which lanes are written.
+    pub dpp: Option<Dpp>,
 }
 
 impl Instruction {
@@ -524,6 +530,7 @@ impl Instruction {
             } else {
                 None
             },
+            dpp: None,
         }
     }
 
@@ -563,6 +570,12 @@ impl Instruction {
     /// With the output modifier `omod` (VOP3 and SDWA only).
     pub fn with_omod(mut self, omod: Omod) -> Instruction {
         self.omod = omod;
+        self
+    }
+
+    /// With DPP16 or DPP8 `dpp` (on a VOP1, VOP2 or VOP3 encoding).
+    pub fn with_dpp(mut self, dpp: Dpp) -> Instruction {
+        self.dpp = Some(dpp);
         self
     }
 

@@ -91,6 +91,7 @@ pub mod explain;
 pub mod lanes;
 
 mod display;
+mod dpp;
 mod error;
 mod exec;
 mod instr;
@@ -106,6 +107,7 @@ mod wave;
 #[allow(missing_docs, clippy::all)]
 mod generated;
 
+pub use dpp::{Dpp, Dpp16, DppControl, DppControlKind, DppControls};
 pub use error::ExecError;
 pub use instr::{
     DstUnused, Encoding, FloatConst, Instruction, Opcode, Operand, Part, ScalarReg, Sdwa, SdwaSel,
@@ -113,8 +115,9 @@ pub use instr::{
 };
 pub use kernels::{ClampNan, FormatKind, Mode, Omod, OmodGate, Round, SnanPolicy};
 pub use target::{
-    Evidence, F16DstHigh, Family, Form, SdwaConstantSel, SdwaF16DwordDst, SdwaF16Output, Sourced,
-    Target, TargetSpec, WaveSize,
+    BoundCtrlZero, DppBcastLowRows, DppForm, DppInactiveSource, DppMixedHalves, DppReservedBits,
+    DppReservedCtrl, DppShareXmask, DppSpec, DppZeroFill, Evidence, F16DstHigh, Family, Form,
+    SdwaConstantSel, SdwaF16DwordDst, SdwaF16Output, Sourced, Target, TargetSpec, WaveSize,
 };
 pub use wave::{RegisterSet, Wave, Written, NUM_SGPRS, NUM_VGPRS};
 

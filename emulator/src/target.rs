@@ -8,6 +8,7 @@ use core::fmt;
 use core::str::FromStr;
 use core::sync::atomic::{AtomicU32, Ordering};
 
+use crate::dpp::DppControls;
 use crate::error::ExecError;
 use crate::instr::{Encoding, Opcode};
 use crate::kernels::{ClampNan, FloatRules, OmodGate, SnanPolicy};
@@ -193,6 +194,130 @@ pub struct Form {
     pub op: u16,
 }
 
+/// What `bound_ctrl:0` encodes in the assembler (DPP16): LLVM sets the
+/// BC bit for it before GFX11 (sp3 compatibility) and clears it from GFX11
+/// on. `bound_ctrl:1` always sets it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BoundCtrlZero {
+    /// `bound_ctrl:0` sets BC (GFX9, GFX10).
+    SetsBc,
+    /// `bound_ctrl:0` leaves BC clear (GFX11 and later).
+    ClearsBc,
+}
+
+/// What a DPP16 lane does when its source lane is in range but inactive
+/// (EXEC = 0) and FI is 0 or absent (docs/semantics.md §11.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DppInactiveSource {
+    /// The source counts as invalid: BOUND_CTRL decides (BC = 1: read 0
+    /// and write; BC = 0: no write).
+    BoundCtrl,
+    /// src0 reads 0 and the lane is written, whatever BC says.
+    Zero,
+    /// The inactive lane's register value is read.
+    Read,
+}
+
+/// The sign of a zero-filled src0 under NEG (docs/semantics.md §11.5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DppZeroFill {
+    /// The raw 0 goes through ABS and NEG like any source (NEG gives -0).
+    Modified,
+    /// The zero-filled source is +0 whatever the modifiers.
+    PositiveZero,
+}
+
+/// `row_bcast:15` in row 0 and `row_bcast:31` in rows 0-1, where the ISA
+/// names no source (docs/semantics.md §11.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DppBcastLowRows {
+    /// Out of range: BOUND_CTRL decides.
+    OutOfRange,
+    /// The lane reads itself.
+    OwnLane,
+}
+
+/// Executing a DPP_CTRL code the target does not have (reserved, or
+/// another family's control).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DppReservedCtrl {
+    /// An execution error.
+    Error,
+    /// Every lane reads itself.
+    Identity,
+}
+
+/// `row_share` and `row_xmask` at execution where their use is not
+/// established (docs/semantics.md §11.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DppShareXmask {
+    /// The lane rules of docs/semantics.md §11.3.
+    Formula,
+    /// An execution error.
+    Error,
+}
+
+/// True16 DPP forms whose operands mix `.l` and `.h` halves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DppMixedHalves {
+    /// Each operand reads and writes its own half, as encoded.
+    AsEncoded,
+    /// An execution error.
+    Error,
+}
+
+/// DPP word bits with no assembler syntax: bits 23:22 of an e32 VOP2 word
+/// (src1 NEG/ABS on LDEXP's integer src1), bit 17, and bit 18 on GFX9.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DppReservedBits {
+    /// They change nothing.
+    Ignored,
+    /// An execution error.
+    Error,
+}
+
+/// The DPP facts and switches of a target (`dpp:` in `isa-spec/`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DppSpec {
+    /// The DPP16 controls of 32-bit and 16-bit operands.
+    pub controls: Sourced<DppControls>,
+    /// The DPP16 controls of 64-bit operands (empty: no F64 DPP).
+    pub f64_controls: Sourced<DppControls>,
+    /// What `bound_ctrl:0` encodes.
+    pub bound_ctrl_zero: Sourced<BoundCtrlZero>,
+    /// Whether the FI bit and DPP8 exist (GFX10+).
+    pub fi: Sourced<bool>,
+    /// Whether an e64 DPP src1 may be an SGPR or inline constant.
+    pub e64_src1_scalar: Sourced<bool>,
+    /// An in-range inactive source lane with FI = 0 (or no FI).
+    pub inactive_source: Sourced<DppInactiveSource>,
+    /// The sign of a zero-filled src0 under NEG.
+    pub zero_fill: Sourced<DppZeroFill>,
+    /// `row_bcast` lanes below the broadcast row; `None` without
+    /// `row_bcast`.
+    pub bcast_low_rows: Option<Sourced<DppBcastLowRows>>,
+    /// A code the target does not have, at execution.
+    pub reserved_ctrl: Sourced<DppReservedCtrl>,
+    /// `row_share`/`row_xmask` at execution; `None` without them.
+    pub share_xmask: Option<Sourced<DppShareXmask>>,
+    /// Mixed `.l`/`.h` halves; `None` without true16.
+    pub mixed_halves: Option<Sourced<DppMixedHalves>>,
+    /// DPP bits without syntax, at execution.
+    pub reserved_bits: Sourced<DppReservedBits>,
+}
+
+/// One DPP form a target has: an opcode in a base encoding (VOP1 or VOP2
+/// for `_dpp`, VOP3 for `_e64_dpp`) with DPP16 or DPP8.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct DppForm {
+    /// The operation and format.
+    pub opcode: Opcode,
+    /// The base encoding: VOP1/VOP2 (e32) or VOP3 (e64).
+    pub encoding: Encoding,
+    /// DPP8 rather than DPP16.
+    pub dpp8: bool,
+}
+
 /// Everything about a target that changes what an instruction does or
 /// how it is encoded, with the evidence for each policy (generated from
 /// `isa-spec/`; [`Target::spec`]).
@@ -240,6 +365,10 @@ pub struct TargetSpec {
     pub fract_rules: Evidence,
     /// Every FRACT and LDEXP form the target has, with its opcode number.
     pub forms: &'static [Form],
+    /// The DPP facts and switches.
+    pub dpp: DppSpec,
+    /// Every DPP form the target has.
+    pub dpp_forms: &'static [DppForm],
 }
 
 impl TargetSpec {
@@ -284,6 +413,14 @@ impl TargetSpec {
             slot.store(mask, Ordering::Relaxed);
         }
         mask & bit(opcode, encoding) != 0
+    }
+
+    /// Whether the target has `opcode` in `encoding` with DPP16 (`dpp8`
+    /// false) or DPP8.
+    pub fn has_dpp_form(&self, opcode: Opcode, encoding: Encoding, dpp8: bool) -> bool {
+        self.dpp_forms
+            .iter()
+            .any(|f| f.opcode == opcode && f.encoding == encoding && f.dpp8 == dpp8)
     }
 
     /// Whether the target can run a wave of `size` lanes.

@@ -457,6 +457,7 @@ fn decode_sdwa(
         clamp: l.clamp.get(w1) != 0,
         omod: Omod::from_field(l.omod.get(w1)),
         sdwa: Some(sdwa),
+        dpp: None,
     };
     Ok((instr, 8))
 }

@@ -384,6 +384,7 @@ fn build(
         clamp: mods.clamp.is_some(),
         omod: mods.omod.map_or(Omod::None, |x| x.1),
         sdwa,
+        dpp: None,
     };
     encode_with(te, &instr).map_err(|e| {
         let col = match e.slot {

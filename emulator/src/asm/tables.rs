@@ -160,6 +160,48 @@ pub struct SdwaLayout {
     pub reserved: u32,
 }
 
+/// DPP16: a VOP1, VOP2 or VOP3 word whose src0 holds `marker`, then a DPP16
+/// dword with these fields.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Dpp16Layout {
+    /// The src0 code that announces DPP16.
+    pub marker: u32,
+    /// src0 VGPR number (on true16 e32 16-bit operands the top bit is `.h`).
+    pub src0: Field,
+    /// DPP_CTRL.
+    pub ctrl: Field,
+    /// FI, where the family has it.
+    pub fi: Option<Field>,
+    /// BOUND_CTRL.
+    pub bound_ctrl: Field,
+    /// src0 NEG (e32 only).
+    pub src0_neg: Field,
+    /// src0 ABS (e32 only).
+    pub src0_abs: Field,
+    /// src1 NEG (no syntax; e32 VOP2 keeps it).
+    pub src1_neg: Field,
+    /// src1 ABS (no syntax; e32 VOP2 keeps it).
+    pub src1_abs: Field,
+    /// BANK_MASK.
+    pub bank_mask: Field,
+    /// ROW_MASK.
+    pub row_mask: Field,
+}
+
+/// DPP8: a VOP1, VOP2 or VOP3 word whose src0 holds `marker` (FI = 0) or
+/// `marker_fi` (FI = 1), then a DPP8 dword.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Dpp8Layout {
+    /// The src0 code that announces DPP8 with FI = 0.
+    pub marker: u32,
+    /// The src0 code that announces DPP8 with FI = 1.
+    pub marker_fi: u32,
+    /// src0 VGPR number.
+    pub src0: Field,
+    /// The eight 3-bit selectors, lane 0's in the low bits.
+    pub sel: Field,
+}
+
 /// What the 9-bit source operand codes mean in a family.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct OperandCodes {
@@ -200,6 +242,10 @@ pub struct FamilyEncoding {
     pub vop3: Vop3Layout,
     /// SDWA, where the family has it.
     pub sdwa: Option<SdwaLayout>,
+    /// DPP16.
+    pub dpp16: Dpp16Layout,
+    /// DPP8, where the family has it.
+    pub dpp8: Option<Dpp8Layout>,
     /// Operand codes.
     pub codes: OperandCodes,
     /// 16-bit operands of e32 forms name register halves: bit 7 of an 8-bit
