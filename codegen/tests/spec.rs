@@ -417,3 +417,134 @@ fn sdwa_open_points_are_open_switches() {
         assert!(e[0].contains("(the family has SDWA)"), "{e:?}");
     }
 }
+
+/// The DPP forms per target are those of the DPP forms table
+/// (docs/semantics.md §11.1): e32 DPP16 everywhere, DPP8 from GFX10, e64
+/// DPP from GFX11, F64 DPP only on gfx90a/gfx942/gfx950 (row_newbcast),
+/// LDEXP_F32 only in e64, LDEXP_F64 never.
+#[test]
+fn dpp_forms_follow_the_forms_table() {
+    let m = model();
+    let forms = |t: &str| -> Vec<String> {
+        let t = m.targets.iter().find(|x| x.target.as_str() == t).unwrap();
+        t.spec
+            .dpp_forms
+            .iter()
+            .map(|f| {
+                format!(
+                    "{} {} {}",
+                    f.instruction.mnemonic(),
+                    if f.encoding == Encoding::Vop3 {
+                        "e64"
+                    } else {
+                        "e32"
+                    },
+                    if f.dpp8 { "dpp8" } else { "dpp16" }
+                )
+            })
+            .collect()
+    };
+    assert_eq!(
+        forms("gfx908"),
+        [
+            "v_fract_f16 e32 dpp16",
+            "v_fract_f32 e32 dpp16",
+            "v_ldexp_f16 e32 dpp16"
+        ]
+    );
+    for t in ["gfx90a", "gfx942", "gfx950"] {
+        assert_eq!(
+            forms(t),
+            [
+                "v_fract_f16 e32 dpp16",
+                "v_fract_f32 e32 dpp16",
+                "v_fract_f64 e32 dpp16",
+                "v_ldexp_f16 e32 dpp16"
+            ],
+            "{t}"
+        );
+    }
+    for t in ["gfx1010", "gfx1030"] {
+        assert_eq!(forms(t).len(), 6, "{t}: {:?}", forms(t));
+        assert!(forms(t).iter().all(|f| f.contains("e32")), "{t}");
+    }
+    for t in ["gfx1100", "gfx1150", "gfx1201", "gfx1250"] {
+        let f = forms(t);
+        assert_eq!(f.len(), 14, "{t}: {f:?}");
+        assert!(f.contains(&"v_ldexp_f32 e64 dpp8".to_string()), "{t}");
+        assert!(!f.iter().any(|f| f.contains("f64")), "{t}");
+        assert!(!f.iter().any(|f| f.starts_with("v_ldexp_f32 e32")), "{t}");
+    }
+    // The open points are open switches with the stated defaults.
+    for t in &m.targets {
+        let d = &t.spec.dpp;
+        assert_eq!(d.zero_fill.evidence.tag(), "open", "{:?}", t.target);
+        assert_eq!(d.reserved_ctrl.evidence.tag(), "open", "{:?}", t.target);
+        assert_eq!(d.reserved_bits.evidence.tag(), "open", "{:?}", t.target);
+        assert_eq!(d.mixed_halves.is_some(), t.spec.true16.value);
+    }
+}
+
+/// DPP entries the executor could not honour, or that contradict the
+/// layouts, are refused at their line.
+#[test]
+fn dpp_entries_that_mean_nothing_are_errors() {
+    // Mixed halves on a target without true16 halves.
+    let gfx1030 = std::fs::read_to_string(workspace_root().join("isa-spec/gfx1030.yaml")).unwrap();
+    let e = errors(
+        "isa-spec/gfx1030.yaml",
+        &format!("{gfx1030}dpp:\n  mixed_halves: {{value: error, doc: x}}\n"),
+    );
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert!(e[0].contains("`dpp.mixed_halves` given"), "{e:?}");
+    // bcast_low_rows without row_bcast.
+    let e = errors(
+        "isa-spec/gfx1201.yaml",
+        &format!("{GFX1201}dpp:\n  bcast_low_rows: {{value: own_lane, doc: x}}\n"),
+    );
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert!(e[0].starts_with("isa-spec/gfx1201.yaml:7:"), "{e:?}");
+    // FI on a family without the FI field and DPP8 layout.
+    let gfx908 = std::fs::read_to_string(workspace_root().join("isa-spec/gfx908.yaml")).unwrap();
+    let e = errors(
+        "isa-spec/gfx908.yaml",
+        &gfx908.replace("dpp:\n", "dpp:\n  fi: {value: true, doc: x}\n"),
+    );
+    assert!(e.iter().any(|e| e.contains("`dpp.fi` must agree")), "{e:?}");
+    // An F64 DPP form with no F64 controls.
+    let e = errors(
+        "isa-spec/gfx1201.yaml",
+        &format!("{GFX1201}forms:\n  v_fract_f64: {{vop1: 0x3e, vop3: 0x1be, dpp16: [e32]}}\n"),
+    );
+    assert!(
+        e.iter()
+            .any(|e| e.contains("`dpp.f64_controls` must be empty exactly")),
+        "{e:?}"
+    );
+    // A DPP base the instruction lacks.
+    let e = errors(
+        "isa-spec/gfx1201.yaml",
+        &format!("{GFX1201}forms:\n  v_ldexp_f32: {{vop3: 0x31c, dpp16: [e32]}}\n"),
+    );
+    assert!(
+        e.iter().any(|e| e.contains("has no e32 form to carry DPP")),
+        "{e:?}"
+    );
+    // An unknown control kind.
+    let e = errors(
+        "isa-spec/gfx1201.yaml",
+        &format!("{GFX1201}dpp:\n  controls: {{value: [row_rol], doc: x}}\n"),
+    );
+    assert!(
+        e.iter()
+            .any(|e| e.contains("unknown DPP control kind `row_rol`")),
+        "{e:?}"
+    );
+    // A missing DPP entry in a family file.
+    let (path, text) = family_without("gfx12", "  zero_fill:");
+    let e = errors(&path, &text);
+    assert!(
+        e.iter().any(|e| e.contains("`dpp.zero_fill` is missing")),
+        "{e:?}"
+    );
+}
