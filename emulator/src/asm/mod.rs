@@ -31,6 +31,7 @@
 //! modifier, are what every function here is tested against.
 
 mod decode;
+mod dpp;
 mod encode;
 mod lex;
 mod literal;
