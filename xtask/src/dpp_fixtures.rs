@@ -365,8 +365,14 @@ pub fn dpp_words() -> Vec<String> {
         0x140, 0x141, 0x142, 0x143, 0x144, 0x150, 0x15f, 0x160, 0x16f, 0x170, 0x1ff,
     ];
     for vop1 in [0x7e00_40fau32, 0x7e00_36fa, 0x7e00_64fa, 0x7e00_7cfa] {
+        // src0 v1, or the pair v[2:3] for the F64 opcodes.
+        let src = if matches!(vop1, 0x7e00_64fa | 0x7e00_7cfa) {
+            2
+        } else {
+            1
+        };
         for code in codes {
-            out.push(e32(vop1, 0xff00_0001 | code << 8));
+            out.push(e32(vop1, 0xff00_0000 | src | code << 8));
         }
         // Reserved bit 17, FI (bit 18), BC, src0 ABS/NEG, src1 bits, masks 0.
         for bits in [
@@ -377,9 +383,9 @@ pub fn dpp_words() -> Vec<String> {
             0x0040_0000,
             0x00c0_0000,
         ] {
-            out.push(e32(vop1, 0xff00_e401 | bits));
+            out.push(e32(vop1, 0xff00_e400 | src | bits));
         }
-        out.push(e32(vop1, 0x0000_e401));
+        out.push(e32(vop1, 0x0000_e400 | src));
     }
     // VOP2 LDEXP_F16 (GFX10+ 0x3b, GFX9 0x33) with src1 bits and a
     // reserved control.
@@ -406,9 +412,12 @@ pub fn dpp_words() -> Vec<String> {
         format!("[{}]", b.join(","))
     };
     for bits in [0u32, 0x00f0_0000, 0x0002_0000, 0x0004_0000] {
-        out.push(vop3(0xd71c_0000, 0x0000_04fa, Some(0xff00_e401 | bits)));
+        out.push(vop3(0xd71c_0000, 0x0002_04fa, Some(0xff00_e401 | bits)));
     }
-    out.push(vop3(0xd71c_0000, 0x0000_04fa, Some(0xff01_3001)));
+    out.push(vop3(0xd71c_0000, 0x0002_04fa, Some(0xff01_3001)));
+    // src1 s2 (dpp.e64_src1_scalar) and an inline constant.
+    out.push(vop3(0xd71c_0000, 0x0000_04fa, Some(0xff00_e401)));
+    out.push(vop3(0xd71c_0000, 0x0001_08fa, Some(0xff00_e401)));
     out.push(vop3(0xd5df_c900, 0x3800_00fa, Some(0x3c0d_6301)));
     out.push(vop3(0xd5a0_0000, 0x0000_01fa, None));
     out.push(vop3(0xd5a0_0000, 0x0000_00e9, Some(0xfac6_8801)));
