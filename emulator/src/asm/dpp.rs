@@ -321,6 +321,9 @@ pub(super) struct DppMods {
     pub(super) bank_mask: Option<(usize, u8)>,
     pub(super) bound_ctrl: Option<(usize, bool)>,
     pub(super) fi: Option<(usize, i128)>,
+    /// The target has a DPP form of the instruction: without one, LLVM
+    /// parses no DPP modifier ("not a valid operand.").
+    pub(super) has_forms: bool,
 }
 
 impl DppMods {
@@ -450,6 +453,9 @@ pub(super) fn modifier(
     m: &mut DppMods,
 ) -> Res<()> {
     let has_dpp8 = spec.dpp.fi.value;
+    if !m.has_forms {
+        return fail(col, "not a valid operand.");
+    }
     if let Some(kind) = keyword_kind(key) {
         if !spec.dpp.controls.value.contains(kind) {
             return fail(col, "not a valid operand.");
@@ -496,6 +502,10 @@ pub(super) fn modifier(
         };
         m.ctrl = Some((col, Ctrl::Dpp16(ctrl)));
         return Ok(());
+    }
+    // The masks, bound_ctrl and fi follow the control.
+    if key != "dpp8" && m.ctrl.is_none() {
+        return fail(col, "not a valid operand.");
     }
     match key {
         "dpp8" if has_dpp8 => {

@@ -252,6 +252,10 @@ pub fn parse(target: Target, text: &str) -> Result<Instruction, AsmError> {
     let Some((opcode, suffix)) = mnemonic(name) else {
         return fail(mcol, "invalid instruction");
     };
+    // LLVM reports a missing DPP variant before anything on the line.
+    if let Some(why) = missing_dpp_variant(te, opcode, suffix) {
+        return fail(mcol, why);
+    }
     let mut ops: Vec<Parsed> = Vec::new();
     c.ws();
     if !c.at_end() {
@@ -268,6 +272,12 @@ pub fn parse(target: Target, text: &str) -> Result<Instruction, AsmError> {
         return fail(c.col(), "invalid operand for instruction");
     }
     let mut mods = Mods::default();
+    mods.dpp.has_forms = te
+        .target
+        .spec()
+        .dpp_forms
+        .iter()
+        .any(|f| f.opcode == opcode);
     modifiers(te, &mut c, &mut mods)?;
     let (_, t1) = src_types(opcode);
     let want = if t1.is_some() { 3 } else { 2 };
@@ -430,6 +440,36 @@ fn build(
     Ok(instr)
 }
 
+/// LLVM's error for a DPP mnemonic suffix the target does not have for
+/// `opcode` (`_e32_dpp` exists for VOP1 forms without true16 halves only).
+fn missing_dpp_variant(
+    te: &TargetEncoding,
+    opcode: Opcode,
+    suffix: Suffix,
+) -> Option<&'static str> {
+    let spec = te.target.spec();
+    let has = |enc: Encoding| {
+        spec.has_dpp_form(opcode, enc, false) || spec.has_dpp_form(opcode, enc, true)
+    };
+    let e32 = if opcode.is_ldexp() {
+        Encoding::Vop2
+    } else {
+        Encoding::Vop1
+    };
+    match suffix {
+        Suffix::E32Dpp if opcode.is_ldexp() || super::encode::true16(te, src_types(opcode).0) => {
+            Some("invalid instruction")
+        }
+        Suffix::Dpp | Suffix::E32Dpp if !has(e32) => {
+            Some("dpp variant of this instruction is not supported")
+        }
+        Suffix::E64Dpp if !has(Encoding::Vop3) => {
+            Some("e64_dpp variant of this instruction is not supported")
+        }
+        _ => None,
+    }
+}
+
 /// A line with a DPP suffix or DPP modifiers: e32 `_dpp` or `_e64_dpp`
 /// (a plain mnemonic tries e32 then e64, as LLVM does).
 fn parse_dpp(
@@ -442,9 +482,6 @@ fn parse_dpp(
 ) -> Res<Instruction> {
     let candidates: &[Encoding] = match suffix {
         Suffix::Dpp => &[Encoding::Vop1],
-        Suffix::E32Dpp if opcode.is_ldexp() || super::encode::true16(te, src_types(opcode).0) => {
-            return fail(mcol, "invalid instruction");
-        }
         Suffix::E32Dpp => &[Encoding::Vop1],
         Suffix::E64Dpp => &[Encoding::Vop3],
         Suffix::None => &[Encoding::Vop1, Encoding::Vop3],
