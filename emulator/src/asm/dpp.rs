@@ -406,17 +406,19 @@ fn value(c: &mut Cursor<'_>) -> Res<(usize, i128)> {
     })
 }
 
-fn colon(c: &mut Cursor<'_>) -> Res<()> {
+/// The `:` after a keyword at `col`; without it the keyword is no
+/// operand LLVM knows.
+fn colon(c: &mut Cursor<'_>, col: usize) -> Res<()> {
     if c.eat(b':') {
         Ok(())
     } else {
-        fail(c.col(), "expected a colon")
+        fail(col, "invalid operand for instruction")
     }
 }
 
 /// `[v, v, ...]` of `n` values each below `2^bits`.
-fn list(c: &mut Cursor<'_>, n: usize, bits: u32) -> Res<Vec<u8>> {
-    colon(c)?;
+fn list(c: &mut Cursor<'_>, col: usize, n: usize, bits: u32) -> Res<Vec<u8>> {
+    colon(c, col)?;
     if !c.eat(b'[') {
         return fail(c.col(), "expected an opening square bracket");
     }
@@ -461,7 +463,7 @@ pub(super) fn modifier(
             return fail(col, "not a valid operand.");
         }
         let ranged = |c: &mut Cursor<'_>, lo: i128, hi: i128| -> Res<u8> {
-            colon(c)?;
+            colon(c, col)?;
             let (vcol, v) = value(c)?;
             if (lo..=hi).contains(&v) {
                 Ok(v as u8)
@@ -471,7 +473,7 @@ pub(super) fn modifier(
         };
         let ctrl = match key {
             "quad_perm" => {
-                let s = list(c, 4, 2)?;
+                let s = list(c, col, 4, 2)?;
                 DppControl::QuadPerm([s[0], s[1], s[2], s[3]])
             }
             "row_shl" => DppControl::RowShl(ranged(c, 1, 15)?),
@@ -489,7 +491,7 @@ pub(super) fn modifier(
             "row_mirror" => DppControl::RowMirror,
             "row_half_mirror" => DppControl::RowHalfMirror,
             "row_bcast" => {
-                colon(c)?;
+                colon(c, col)?;
                 let (vcol, v) = value(c)?;
                 match v {
                     15 => DppControl::RowBcast15,
@@ -509,13 +511,13 @@ pub(super) fn modifier(
     }
     match key {
         "dpp8" if has_dpp8 => {
-            let s = list(c, 8, 3)?;
+            let s = list(c, col, 8, 3)?;
             let mut sel = [0u8; 8];
             sel.copy_from_slice(&s);
             m.ctrl = Some((col, Ctrl::Dpp8(sel)));
         }
         "row_mask" | "bank_mask" => {
-            colon(c)?;
+            colon(c, col)?;
             let (_, v) = value(c)?;
             let v = Some((col, (v & 15) as u8));
             if key == "row_mask" {
@@ -525,7 +527,7 @@ pub(super) fn modifier(
             }
         }
         "bound_ctrl" => {
-            colon(c)?;
+            colon(c, col)?;
             let (_, v) = value(c)?;
             let bc = match v {
                 0 => spec.dpp.bound_ctrl_zero.value == BoundCtrlZero::SetsBc,
@@ -535,7 +537,7 @@ pub(super) fn modifier(
             m.bound_ctrl = Some((col, bc));
         }
         "fi" if has_dpp8 => {
-            colon(c)?;
+            colon(c, col)?;
             let (_, v) = value(c)?;
             m.fi = Some((col, v));
         }

@@ -234,6 +234,32 @@ fn mnemonic(text: &str) -> Option<(Opcode, Suffix)> {
 
 /// Parse one line of assembly for `target` into a typed instruction.
 pub fn parse(target: Target, text: &str) -> Result<Instruction, AsmError> {
+    let parsed = parse_line(target, text);
+    // LLVM reports a DPP mnemonic suffix the target lacks (at column 1)
+    // unless a value was out of range first.
+    let word = text.trim_start().split(|c: char| !is_ident(c as u8)).next();
+    let Some((opcode, suffix)) = word.and_then(mnemonic) else {
+        return parsed;
+    };
+    let col = text.len() - text.trim_start().len() + 1;
+    match (
+        missing_dpp_variant(target_encoding(target), opcode, suffix),
+        parsed,
+    ) {
+        (Some(why), Ok(_)) => fail(col, why),
+        (Some(why), Err(e)) if !is_value_error(&e.reason) => fail(col, why),
+        (_, parsed) => parsed,
+    }
+}
+
+/// LLVM's errors about a value out of range, which it reports where they
+/// are even on a mnemonic the target lacks.
+fn is_value_error(reason: &str) -> bool {
+    (reason.starts_with("invalid ") && (reason.ends_with(" value") || reason.ends_with(" value.")))
+        || reason.starts_with("expected a ")
+}
+
+fn parse_line(target: Target, text: &str) -> Result<Instruction, AsmError> {
     let te = target_encoding(target);
     let line = match text.find(';') {
         Some(i) => &text[..i],
@@ -252,10 +278,6 @@ pub fn parse(target: Target, text: &str) -> Result<Instruction, AsmError> {
     let Some((opcode, suffix)) = mnemonic(name) else {
         return fail(mcol, "invalid instruction");
     };
-    // LLVM reports a missing DPP variant before anything on the line.
-    if let Some(why) = missing_dpp_variant(te, opcode, suffix) {
-        return fail(mcol, why);
-    }
     let mut ops: Vec<Parsed> = Vec::new();
     c.ws();
     if !c.at_end() {
@@ -466,6 +488,9 @@ fn missing_dpp_variant(
         Suffix::E64Dpp if !has(Encoding::Vop3) => {
             Some("e64_dpp variant of this instruction is not supported")
         }
+        Suffix::E32 if te.op(opcode, e32).is_none() => {
+            Some("e32 variant of this instruction is not supported")
+        }
         _ => None,
     }
 }
@@ -566,23 +591,43 @@ fn build_dpp(
             .flatten()
             .min()
         {
-            let why = if spec.has_dpp_form(opcode, Encoding::Vop3, false) {
-                "invalid operand for instruction"
+            // Without e64 DPP, LLVM takes the output modifier and refuses
+            // the control after it.
+            return if spec.has_dpp_form(opcode, Encoding::Vop3, false) {
+                fail(col, "invalid operand for instruction")
             } else {
-                "not a valid operand."
+                fail(ctrl_col, "not a valid operand.")
             };
-            return fail(col, why);
+        }
+    }
+    // Halves where the target has none, or a true16 e32 register past the
+    // halves' range: LLVM refuses the whole line.
+    let halves = super::encode::true16(te, t0);
+    let e32_range = te.family.e32_hi_half();
+    for p in ops {
+        if let Atom::Reg(Reg::V { index, part, .. }) = p.atom {
+            let past = halves && e32 && index >= e32_range && index <= 255;
+            // (GFX9/GFX10 `.l`/`.h` registers exist for v0-v127 only.)
+            let gfx9_half = part != Part::Full && !halves && index < e32_range;
+            if (gfx9_half || past) && mods.op_sel.is_none() {
+                return fail(mcol, "operands are not valid for this GPU or mode");
+            }
         }
     }
     let mut ops = ops.to_vec();
     let mut src0_mods = SrcMods::default();
     if let Some(p) = ops.get_mut(1) {
+        if let Atom::Lit { wide, .. } = p.atom {
+            // LLVM points inside `lit(`.
+            let col = p.col + if wide { 6 } else { 4 };
+            return fail(col, "invalid operand for instruction");
+        }
         if !matches!(p.atom, Atom::Reg(Reg::V { .. })) {
             return fail(p.col, "invalid operand for instruction");
         }
         if e32 && p.has_fp_mods() {
             if matches!(dpp, Dpp::Dpp8 { .. }) {
-                return fail(p.col, "invalid operand for instruction");
+                return fail(ctrl_col, "invalid operand for instruction");
             }
             src0_mods.abs = p.abs;
             src0_mods.neg = p.neg;
@@ -605,7 +650,12 @@ fn build_dpp(
             Slot::Mnemonic => mcol,
             Slot::Dst => ops[0].col,
             Slot::Src0 => ops[1].col,
-            Slot::Src1 => ops.get(2).map_or(mcol, |o| o.col),
+            // LLVM refuses a constant exponent for the whole line.
+            Slot::Src1 if e.reason.starts_with("src1 immediate") => mcol,
+            Slot::Src1 => ops.get(2).map_or(mcol, |o| match o.atom {
+                Atom::Lit { wide, .. } => o.col + if wide { 6 } else { 4 },
+                _ => o.col,
+            }),
             Slot::Modifier => ctrl_col,
         };
         AsmError {
