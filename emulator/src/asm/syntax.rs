@@ -600,16 +600,28 @@ fn build_dpp(
             };
         }
     }
-    // Halves where the target has none, or a true16 e32 register past the
-    // halves' range: LLVM refuses the whole line.
+    // Halves where the target has none (LLVM's `.l`/`.h` registers are
+    // v0-v127 there), or a true16 e32 register past the halves' range:
+    // LLVM refuses the whole line, or the first operand whose style differs
+    // from the destination's.
     let halves = super::encode::true16(te, t0);
     let e32_range = te.family.e32_hi_half();
+    let is_half =
+        |p: &Parsed| matches!(p.atom, Atom::Reg(Reg::V { part, .. }) if part != Part::Full);
+    if !halves && mods.op_sel.is_none() && ops.iter().any(is_half) {
+        let first = ops.first().is_some_and(is_half);
+        if let Some(p) = ops.iter().find(|p| is_half(p) != first) {
+            return fail(p.col, "invalid operand for instruction");
+        }
+        let low =
+            |p: &Parsed| matches!(p.atom, Atom::Reg(Reg::V { index, .. }) if index < e32_range);
+        if ops.iter().all(low) {
+            return fail(mcol, "operands are not valid for this GPU or mode");
+        }
+    }
     for p in ops {
-        if let Atom::Reg(Reg::V { index, part, .. }) = p.atom {
-            let past = halves && e32 && index >= e32_range && index <= 255;
-            // (GFX9/GFX10 `.l`/`.h` registers exist for v0-v127 only.)
-            let gfx9_half = part != Part::Full && !halves && index < e32_range;
-            if (gfx9_half || past) && mods.op_sel.is_none() {
+        if let Atom::Reg(Reg::V { index, .. }) = p.atom {
+            if halves && e32 && index >= e32_range && index <= 255 && mods.op_sel.is_none() {
                 return fail(mcol, "operands are not valid for this GPU or mode");
             }
         }
