@@ -94,7 +94,9 @@ fn operand(
 
 /// Decode the instruction at the start of `bytes` (little-endian dwords, as
 /// in memory) for `target`: the instruction and its length in bytes (4 for
-/// VOP1/VOP2, 8 for VOP3 or SDWA, plus 4 or 8 for a literal). Bytes after
+/// VOP1/VOP2, 8 for VOP3 or SDWA or e32 DPP, 12 for e64 DPP, plus 4 or 8
+/// for a literal). DPP bits LLVM ignores (reserved bit 17, FI where the
+/// target has none, e64 DPP ABS/NEG bits) decode and re-encode as 0. Bytes after
 /// it are ignored. Truncated input, an encoding or opcode out of scope, a
 /// reserved field value or an operand the target refuses is a
 /// [`DecodeError`] with its byte offset.
