@@ -235,15 +235,19 @@ fn mnemonic(text: &str) -> Option<(Opcode, Suffix)> {
 /// Parse one line of assembly for `target` into a typed instruction.
 pub fn parse(target: Target, text: &str) -> Result<Instruction, AsmError> {
     let parsed = parse_line(target, text);
-    // LLVM reports a DPP mnemonic suffix the target lacks (at column 1)
+    // LLVM reports a mnemonic suffix (_e32, _dpp, _e64_dpp) the target
+    // lacks for the instruction at column 1,
     // unless a value was out of range first.
-    let word = text.trim_start().split(|c: char| !is_ident(c as u8)).next();
+    let rest = text.trim_start_matches([' ', '\t']);
+    let word = rest
+        .split(|c: char| !(c.is_ascii() && is_ident(c as u8)))
+        .next();
     let Some((opcode, suffix)) = word.and_then(mnemonic) else {
         return parsed;
     };
-    let col = text.len() - text.trim_start().len() + 1;
+    let col = text.len() - rest.len() + 1;
     match (
-        missing_dpp_variant(target_encoding(target), opcode, suffix),
+        missing_variant(target_encoding(target), opcode, suffix),
         parsed,
     ) {
         (Some(why), Ok(_)) => fail(col, why),
@@ -462,13 +466,9 @@ fn build(
     Ok(instr)
 }
 
-/// LLVM's error for a DPP mnemonic suffix the target does not have for
+/// LLVM's error for a mnemonic suffix the target does not have for
 /// `opcode` (`_e32_dpp` exists for VOP1 forms without true16 halves only).
-fn missing_dpp_variant(
-    te: &TargetEncoding,
-    opcode: Opcode,
-    suffix: Suffix,
-) -> Option<&'static str> {
+fn missing_variant(te: &TargetEncoding, opcode: Opcode, suffix: Suffix) -> Option<&'static str> {
     let spec = te.target.spec();
     let has = |enc: Encoding| {
         spec.has_dpp_form(opcode, enc, false) || spec.has_dpp_form(opcode, enc, true)
