@@ -192,3 +192,91 @@ fn capture_reader_never_panics() {
         }
     }
 }
+
+const DPP_MNEMONICS: &[&str] = &[
+    "v_fract_f16_dpp",
+    "v_fract_f32_e32_dpp",
+    "v_fract_f64_dpp",
+    "v_ldexp_f16_dpp",
+    "v_ldexp_f32_e64_dpp",
+    "v_fract_f16_e64_dpp",
+    "v_ldexp_f16",
+    "v_fract_f32",
+];
+const DPP_MODIFIERS: &[&str] = &[
+    "quad_perm:[3,2,1,0]",
+    "quad_perm:[0,1,2,4]",
+    "quad_perm:[",
+    "row_shl:1",
+    "row_shr:15",
+    "row_ror:1+2",
+    "row_shl:0",
+    "wave_shl:1",
+    "wave_ror:1",
+    "row_mirror",
+    "row_half_mirror",
+    "row_bcast:15",
+    "row_bcast:31",
+    "row_newbcast:3",
+    "row_share:15",
+    "row_xmask:16",
+    "dpp8:[7,6,5,4,3,2,1,0]",
+    "dpp8:[0,1,2,3,4,5,6,8]",
+    "dpp8:[",
+    "row_mask:0x5",
+    "row_mask:-1",
+    "bank_mask:0x10",
+    "bank_mask:1.0",
+    "bound_ctrl:0",
+    "bound_ctrl:1",
+    "bound_ctrl:2",
+    "fi:1",
+    "fi:-3",
+    "clamp",
+    "div:2",
+    "op_sel:[1,1]",
+    "99999999999999999999999",
+];
+
+/// DPP lines (DPP mnemonics, operands, controls, masks, bound_ctrl, fi in
+/// and out of order): no panic, and whatever assembles decodes and
+/// re-encodes to the same bytes.
+#[test]
+fn dpp_lines_never_panic() {
+    let mut state = 0x0dd0_f00d_cafe_beef;
+    let (mut assembled, mut dpp_assembled) = (0, 0);
+    for _ in 0..6_000 {
+        fn pick(s: &mut u64, list: &[&'static str]) -> &'static str {
+            list[(rng(s) % list.len() as u64) as usize]
+        }
+        let mut text = pick(&mut state, DPP_MNEMONICS).to_string();
+        for i in 0..2 + rng(&mut state) % 2 {
+            text.push_str(if i == 0 { " " } else { ", " });
+            text.push_str(pick(&mut state, &OPERANDS[..8]));
+        }
+        // Mostly a control first (the first 18 entries), then anything.
+        if !rng(&mut state).is_multiple_of(4) {
+            text.push(' ');
+            text.push_str(pick(&mut state, &DPP_MODIFIERS[..18]));
+        }
+        for _ in 0..rng(&mut state) % 3 {
+            text.push(' ');
+            text.push_str(pick(&mut state, DPP_MODIFIERS));
+        }
+        for t in Target::ALL {
+            let parsed = asm::parse(t, &text);
+            if let Ok(bytes) = asm::assemble(t, &text) {
+                assembled += 1;
+                let (instr, len) = asm::decode(t, &bytes).expect("our own bytes decode");
+                assert_eq!(len, bytes.len(), "{t} `{text}`");
+                assert!(parsed.is_ok(), "{t} `{text}`");
+                dpp_assembled += usize::from(instr.dpp.is_some());
+                assert_eq!(asm::encode(t, &instr).ok(), Some(bytes), "{t} `{text}`");
+            }
+        }
+    }
+    assert!(
+        dpp_assembled > 100,
+        "only {dpp_assembled} of {assembled} assembled inputs are DPP"
+    );
+}

@@ -11,6 +11,7 @@
 //! slots), which the executor has no use for.
 
 use crate::asm::Slot;
+use crate::dpp::{Dpp, DppControl};
 use crate::instr::{Encoding, Instruction, Operand, Part, ScalarReg};
 use crate::kernels::Omod;
 use crate::target::TargetSpec;
@@ -85,6 +86,22 @@ pub enum Rule {
     Vop2Src1NotVgpr,
     /// A literal in an SDWA instruction.
     SdwaLiteral,
+    /// The target has no such DPP form (opcode, base encoding, DPP16 or
+    /// DPP8): see [`TargetSpec::has_dpp_form`].
+    DppFormNotOnTarget,
+    /// A DPP src0 that is not a VGPR (the DPP word names a VGPR only).
+    DppSrc0NotVgpr,
+    /// A DPP src1 the form cannot take: a literal (the DPP word takes the
+    /// literal's slot), or an SGPR or inline constant in an e64 DPP form
+    /// where the target's `dpp.e64_src1_scalar` is false.
+    DppSrc1,
+    /// ABS or NEG on an e32 DPP8 instruction (its word has no such bits).
+    Dpp8SourceModifiers,
+    /// A DPP field its machine word cannot hold as given: a control that
+    /// does not round-trip through its 9-bit code, a mask wider than 4
+    /// bits, a DPP8 selector past 7, FI where the target has no FI bit, or
+    /// DPP16 src1 bits on anything but an e32 VOP2 word.
+    DppField,
 }
 
 /// The first rule an instruction breaks and where.
@@ -119,6 +136,9 @@ pub fn check(spec: &TargetSpec, instr: &Instruction) -> Result<(), Violation> {
         (false, true) => return fail(Slot::Modifier, Rule::SelectorsWithoutSdwa),
         _ => {}
     }
+    if let Some(dpp) = instr.dpp {
+        self::dpp(spec, instr, dpp)?;
+    }
     let (m0, m1) = (instr.src0_mods, instr.src1_mods);
     if m1.abs || m1.neg {
         return fail(Slot::Src1, Rule::Src1AbsNeg);
@@ -131,7 +151,11 @@ pub fn check(spec: &TargetSpec, instr: &Instruction) -> Result<(), Violation> {
             return fail(Slot::Src1, Rule::SextOutsideSdwa);
         }
     }
-    if !enc.has_modifiers() && (m0.abs || m0.neg || instr.clamp || instr.omod != Omod::None) {
+    // e32 DPP16 carries src0 ABS/NEG in its DPP word.
+    let e32_src_mods = matches!(instr.dpp, Some(Dpp::Dpp16(_)));
+    if !enc.has_modifiers()
+        && (((m0.abs || m0.neg) && !e32_src_mods) || instr.clamp || instr.omod != Omod::None)
+    {
         return fail(Slot::Modifier, Rule::ModifiersOnE32);
     }
     let width = instr.opcode.format().bits();
@@ -146,6 +170,54 @@ pub fn check(spec: &TargetSpec, instr: &Instruction) -> Result<(), Violation> {
             return fail(Slot::Src1, Rule::Vop2Src1NotVgpr);
         }
         source(spec, Slot::Src1, src1, width, enc)?;
+    }
+    Ok(())
+}
+
+/// The DPP rules (docs/semantics.md §11): the form, src0 a VGPR, src1
+/// what the form takes, the fields each word can hold. Controls the
+/// target lacks (reserved codes, another family's) are not refused here:
+/// they decode, as LLVM decodes them, and the executor decides.
+fn dpp(spec: &TargetSpec, instr: &Instruction, dpp: Dpp) -> Result<(), Violation> {
+    let enc = instr.encoding;
+    let dpp8 = matches!(dpp, Dpp::Dpp8 { .. });
+    if !spec.has_dpp_form(instr.opcode, enc, dpp8) {
+        return fail(Slot::Mnemonic, Rule::DppFormNotOnTarget);
+    }
+    if !matches!(instr.src0, Operand::Vgpr { .. }) {
+        return fail(Slot::Src0, Rule::DppSrc0NotVgpr);
+    }
+    match instr.src1 {
+        Some(Operand::Literal(_) | Operand::Literal64(_)) => {
+            return fail(Slot::Src1, Rule::DppSrc1)
+        }
+        Some(Operand::Vgpr { .. }) | None => {}
+        Some(_) if enc == Encoding::Vop3 && !spec.dpp.e64_src1_scalar.value => {
+            return fail(Slot::Src1, Rule::DppSrc1)
+        }
+        Some(_) => {}
+    }
+    let e32 = !enc.has_modifiers();
+    match dpp {
+        Dpp::Dpp8 { sel, .. } => {
+            if e32 && (instr.src0_mods.abs || instr.src0_mods.neg) {
+                return fail(Slot::Src0, Rule::Dpp8SourceModifiers);
+            }
+            if sel.iter().any(|&s| s > 7) {
+                return fail(Slot::Modifier, Rule::DppField);
+            }
+        }
+        Dpp::Dpp16(d) => {
+            let bad = DppControl::from_code(d.ctrl.code()) != d.ctrl
+                || d.row_mask > 15
+                || d.bank_mask > 15
+                || (d.fi && !spec.dpp.fi.value)
+                || d.src1_bits > 3
+                || (d.src1_bits != 0 && enc != Encoding::Vop2);
+            if bad {
+                return fail(Slot::Modifier, Rule::DppField);
+            }
+        }
     }
     Ok(())
 }

@@ -12,6 +12,7 @@
 use std::process::ExitCode;
 
 mod bench;
+mod dpp_fixtures;
 mod fixtures;
 mod header;
 mod regen;

@@ -94,7 +94,9 @@ fn operand(
 
 /// Decode the instruction at the start of `bytes` (little-endian dwords, as
 /// in memory) for `target`: the instruction and its length in bytes (4 for
-/// VOP1/VOP2, 8 for VOP3 or SDWA, plus 4 or 8 for a literal). Bytes after
+/// VOP1/VOP2, 8 for VOP3 or SDWA or e32 DPP, 12 for e64 DPP, plus 4 or 8
+/// for a literal). DPP bits LLVM ignores (reserved bit 17, FI where the
+/// target has none, e64 DPP ABS/NEG bits) decode and re-encode as 0. Bytes after
 /// it are ignored. Truncated input, an encoding or opcode out of scope, a
 /// reserved field value or an operand the target refuses is a
 /// [`DecodeError`] with its byte offset.
@@ -130,9 +132,17 @@ pub fn decode(target: Target, bytes: &[u8]) -> Result<(Instruction, usize), Deco
         });
     };
     // The decoded instruction must be one the assembler accepts and encode
-    // back to the same bytes.
+    // back to the same bytes (less the DPP bits LLVM ignores and writes
+    // as 0).
+    let mut want = bytes.get(..len).map(<[u8]>::to_vec).unwrap_or_default();
+    if let (Some(dpp), Some(at)) = (instr.dpp, len.checked_sub(4)) {
+        let used = super::dpp::used_bits(te, dpp, instr.encoding);
+        let w = w.get(at, len)? & used;
+        want.truncate(at);
+        want.extend_from_slice(&w.to_le_bytes());
+    }
     match encode_with(te, &instr) {
-        Ok(b) if b.len() == len && bytes.get(..len) == Some(b.as_slice()) => Ok((instr, len)),
+        Ok(b) if b.len() == len && want == b => Ok((instr, len)),
         Ok(_) => Err(DecodeError::Invalid {
             offset: 0,
             reason: "non-canonical encoding".into(),
@@ -228,13 +238,18 @@ fn decode_e32(
     };
     let (t0, t1) = src_types(opcode);
     let dst = e32_vgpr(te, vdst, t0);
-    let (src0, len) = match literal(te, w, src0, t0, 4, vop1)? {
-        Some((op, len)) => (op, len),
-        None if src0 >= fam.codes.vgpr_first => (e32_vgpr(te, src0 - fam.codes.vgpr_first, t0), 4),
-        None => (
-            operand(te, src0, t0, "src0").map_err(|v| reserved(0, "src0", v))?,
-            4,
-        ),
+    let mut dpp = None;
+    let mut src0_mods = SrcMods::default();
+    let (src0, len) = match super::dpp::marker(te, src0) {
+        Some(m) => {
+            let d = super::dpp::decode_word(te, w.get(4, 8)?, m, enc)
+                .map_err(|v| reserved(4, "dpp src1 modifiers", v))?;
+            dpp = Some(d.dpp);
+            src0_mods.abs = d.abs;
+            src0_mods.neg = d.neg;
+            (e32_vgpr(te, d.src0, t0), 8)
+        }
+        None => e32_src0(te, w, src0, t0, vop1)?,
     };
     let src1 = match (vsrc1, t1) {
         (Some(v), Some(t1)) => Some(e32_vgpr(te, v, t1)),
@@ -243,10 +258,31 @@ fn decode_e32(
     Ok((
         Instruction {
             src1,
+            src0_mods,
+            dpp,
             ..Instruction::unary(opcode, enc, dst, src0)
         },
         len,
     ))
+}
+
+/// A non-DPP e32 src0 and the instruction's length.
+fn e32_src0(
+    te: &TargetEncoding,
+    w: &Words<'_>,
+    src0: u32,
+    t0: OpType,
+    vop1: bool,
+) -> Res<(Operand, usize)> {
+    let fam = te.family;
+    Ok(match literal(te, w, src0, t0, 4, vop1)? {
+        Some((op, len)) => (op, len),
+        None if src0 >= fam.codes.vgpr_first => (e32_vgpr(te, src0 - fam.codes.vgpr_first, t0), 4),
+        None => (
+            operand(te, src0, t0, "src0").map_err(|v| reserved(0, "src0", v))?,
+            4,
+        ),
+    })
 }
 
 fn decode_vop3(te: &TargetEncoding, w: &Words<'_>, w0: u32) -> Res<(Instruction, usize)> {
@@ -333,7 +369,19 @@ fn decode_vop3(te: &TargetEncoding, w: &Words<'_>, w0: u32) -> Res<(Instruction,
             other => other,
         })
     };
-    let src0 = src(l.src[0].get(w1), t0, 1, "src0")?;
+    let code0 = l.src[0].get(w1);
+    let mut dpp_len = 0;
+    let (src0, dpp) = match super::dpp::marker(te, code0) {
+        Some(m) => {
+            let d = super::dpp::decode_word(te, w.get(8, 12)?, m, Encoding::Vop3)
+                .map_err(|v| reserved(8, "dpp", v))?;
+            dpp_len = 12;
+            let index = d.src0 as u16;
+            let part = if halves { part(1) } else { Part::Full };
+            (Operand::Vgpr { index, part }, Some(d.dpp))
+        }
+        None => (src(code0, t0, 1, "src0")?, None),
+    };
     let src1 = match t1 {
         Some(t1) => Some(src(l.src[1].get(w1), t1, 2, "src1")?),
         None => {
@@ -353,9 +401,10 @@ fn decode_vop3(te: &TargetEncoding, w: &Words<'_>, w0: u32) -> Res<(Instruction,
         },
         clamp: l.clamp.get(w0) != 0,
         omod: Omod::from_field(l.omod.get(w1)),
+        dpp,
         ..Instruction::unary(opcode, Encoding::Vop3, dst, src0)
     };
-    Ok((instr, len))
+    Ok((instr, len.max(dpp_len)))
 }
 
 fn sel(f: Field, w1: u32, name: &'static str) -> Res<SdwaSel> {

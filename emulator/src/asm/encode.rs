@@ -324,6 +324,20 @@ fn encode_error(te: &TargetEncoding, instr: &Instruction, v: Violation) -> Encod
         },
         Rule::Vop2Src1NotVgpr => "invalid operand for instruction: e32 src1 must be a VGPR".into(),
         Rule::SdwaLiteral => "invalid operand for instruction: SDWA takes no literal".into(),
+        Rule::DppFormNotOnTarget => match instr.encoding {
+            Encoding::Vop3 => "e64_dpp variant of this instruction is not supported".into(),
+            _ => "dpp variant of this instruction is not supported".into(),
+        },
+        Rule::DppSrc0NotVgpr | Rule::Dpp8SourceModifiers => {
+            "invalid operand for instruction".into()
+        }
+        Rule::DppSrc1 => match operand {
+            Some(Operand::InlineInt(_) | Operand::InlineFloat(_)) => {
+                "src1 immediate operand invalid for instruction".into()
+            }
+            _ => "invalid operand for instruction".into(),
+        },
+        Rule::DppField => "not a valid operand.".into(),
     };
     EncodeError { slot, reason }
 }
@@ -347,6 +361,9 @@ pub(crate) fn encode_with(
         Encoding::Vop3 => encode_vop3(te, instr, &mut words)?,
         Encoding::Sdwa => encode_sdwa(te, instr, &mut words)?,
     };
+    if let Some(dpp) = instr.dpp {
+        super::dpp::encode_dpp(te, instr, dpp, &mut words)?;
+    }
     match lit {
         Some(Lit::L32(v)) => words.push(v),
         Some(Lit::L64(v)) => {
@@ -361,7 +378,7 @@ pub(crate) fn encode_with(
 /// An e32 VGPR field value: the register, with the top bit of the field
 /// ([`FamilyEncoding::e32_hi_half`]) the high half on
 /// true16 16-bit operands.
-fn e32_vgpr(
+pub(super) fn e32_vgpr(
     te: &TargetEncoding,
     index: u16,
     part: Part,

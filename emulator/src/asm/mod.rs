@@ -1,6 +1,6 @@
 //! Machine code: LLVM's AMDGPU assembly syntax to bytes and back, for every
-//! V_FRACT and V_LDEXP form (VOP1, VOP2, VOP3, SDWA) on every target,
-//! exactly as LLVM 22's `llvm-mc` does.
+//! V_FRACT and V_LDEXP form (VOP1, VOP2, VOP3, SDWA, and DPP16/DPP8 on
+//! VOP1/VOP2/VOP3) on every target, exactly as LLVM 22's `llvm-mc` does.
 //!
 //! - [`parse`]: one line of assembly to a typed
 //!   [`Instruction`](crate::Instruction), choosing the encoding (e32 or e64)
@@ -31,6 +31,7 @@
 //! modifier, are what every function here is tested against.
 
 mod decode;
+mod dpp;
 mod encode;
 mod lex;
 mod literal;
@@ -79,7 +80,7 @@ impl std::error::Error for AsmError {}
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum DecodeError {
-    /// The input ends inside an instruction (a VOP3 or SDWA second dword,
+    /// The input ends inside an instruction (a VOP3, SDWA or DPP dword,
     /// or a literal dword, is missing).
     Truncated {
         /// The byte offset of the missing dword.
@@ -90,7 +91,7 @@ pub enum DecodeError {
         available: usize,
     },
     /// The word's encoding bits are none of the encodings in scope (VOP1,
-    /// VOP2, VOP3, SDWA; DPP is not implemented).
+    /// VOP2, VOP3, and SDWA or DPP on them).
     UnknownEncoding {
         /// The byte offset of the word.
         offset: usize,

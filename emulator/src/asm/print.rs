@@ -93,6 +93,7 @@ pub fn disassemble(target: Target, instr: &Instruction) -> String {
     let halves = true16(te, t0);
     let vop3_only = matches!(instr.opcode, Opcode::LdexpF32 | Opcode::LdexpF64);
     let suffix = match instr.encoding {
+        _ if instr.dpp.is_some() => super::dpp::suffix(instr.encoding),
         Encoding::Vop3 if vop3_only => "",
         e => e.suffix(),
     };
@@ -131,6 +132,9 @@ pub fn disassemble(target: Target, instr: &Instruction) -> String {
             Omod::Mul4 => out.push_str(" mul:4"),
             Omod::Div2 => out.push_str(" div:2"),
         }
+    }
+    if let Some(dpp) = instr.dpp {
+        super::dpp::print(target.spec(), instr, dpp, &mut out);
     }
     if let Some(s) = instr.sdwa {
         out.push_str(&format!(

@@ -8,12 +8,14 @@
 //! mnemonic and the modifiers, picks the encoding and checks the result
 //! with the encoder (and so with [`crate::validate::check`]).
 
-use super::encode::{encode_with, src_types};
+use super::dpp::{dpp_of, takes_no_value, DppMods};
+use super::encode::{encode_with, src_types, OpType};
 use super::lex::{fail, is_ident, operand, Atom, Cursor, Parsed, Reg, Res};
 use super::operands::{reg_operand, source};
 use super::tables::TargetEncoding;
 use super::target_encoding;
 use super::{AsmError, Slot};
+use crate::dpp::Dpp;
 use crate::instr::{DstUnused, Encoding, Instruction, Opcode, Part, Sdwa, SdwaSel, SrcMods};
 use crate::kernels::Omod;
 use crate::target::Target;
@@ -27,6 +29,7 @@ struct Mods {
     dst_unused: Option<(usize, DstUnused)>,
     src0_sel: Option<(usize, SdwaSel)>,
     src1_sel: Option<(usize, SdwaSel)>,
+    dpp: DppMods,
 }
 
 impl Mods {
@@ -66,7 +69,7 @@ fn modifier_rank(key: &str) -> Option<u8> {
         "dst_unused" => 4,
         "src0_sel" => 5,
         "src1_sel" => 6,
-        _ => return None,
+        _ => return super::dpp::modifier_rank(key),
     })
 }
 
@@ -78,10 +81,11 @@ fn at_modifier(c: &Cursor<'_>) -> bool {
         .position(|b| !is_ident(*b))
         .unwrap_or(rest.len());
     let word = core::str::from_utf8(&rest[..end]).unwrap_or("");
-    modifier_rank(word).is_some() && (word == "clamp" || rest.get(end) == Some(&b':'))
+    modifier_rank(word).is_some()
+        && (word == "clamp" || takes_no_value(word) || rest.get(end) == Some(&b':'))
 }
 
-fn modifiers(c: &mut Cursor<'_>, m: &mut Mods) -> Res<()> {
+fn modifiers(te: &TargetEncoding, c: &mut Cursor<'_>, m: &mut Mods) -> Res<()> {
     let mut last_rank = None;
     loop {
         c.ws();
@@ -178,6 +182,9 @@ fn modifiers(c: &mut Cursor<'_>, m: &mut Mods) -> Res<()> {
                     }
                 }
             }
+            k if super::dpp::modifier_rank(k).is_some() => {
+                super::dpp::modifier(te.target.spec(), c, k, col, &mut m.dpp)?;
+            }
             "" => return fail(col, "invalid operand for instruction"),
             _ => return fail(col, "invalid operand for instruction"),
         }
@@ -194,11 +201,23 @@ enum Suffix {
     E32,
     E64,
     Sdwa,
+    /// `_dpp`.
+    Dpp,
+    /// `_e32_dpp`: LLVM has it for VOP1 forms without true16 halves.
+    E32Dpp,
+    /// `_e64_dpp`.
+    E64Dpp,
 }
 
 fn mnemonic(text: &str) -> Option<(Opcode, Suffix)> {
     let lower = text.to_ascii_lowercase();
-    let (base, suffix) = if let Some(b) = lower.strip_suffix("_e32") {
+    let (base, suffix) = if let Some(b) = lower.strip_suffix("_e64_dpp") {
+        (b, Suffix::E64Dpp)
+    } else if let Some(b) = lower.strip_suffix("_e32_dpp") {
+        (b, Suffix::E32Dpp)
+    } else if let Some(b) = lower.strip_suffix("_dpp") {
+        (b, Suffix::Dpp)
+    } else if let Some(b) = lower.strip_suffix("_e32") {
         (b, Suffix::E32)
     } else if let Some(b) = lower.strip_suffix("_e64") {
         (b, Suffix::E64)
@@ -215,6 +234,36 @@ fn mnemonic(text: &str) -> Option<(Opcode, Suffix)> {
 
 /// Parse one line of assembly for `target` into a typed instruction.
 pub fn parse(target: Target, text: &str) -> Result<Instruction, AsmError> {
+    let parsed = parse_line(target, text);
+    // LLVM reports a mnemonic suffix (_e32, _dpp, _e64_dpp) the target
+    // lacks for the instruction at column 1,
+    // unless a value was out of range first.
+    let rest = text.trim_start_matches([' ', '\t']);
+    let word = rest
+        .split(|c: char| !(c.is_ascii() && is_ident(c as u8)))
+        .next();
+    let Some((opcode, suffix)) = word.and_then(mnemonic) else {
+        return parsed;
+    };
+    let col = text.len() - rest.len() + 1;
+    match (
+        missing_variant(target_encoding(target), opcode, suffix),
+        parsed,
+    ) {
+        (Some(why), Ok(_)) => fail(col, why),
+        (Some(why), Err(e)) if !is_value_error(&e.reason) => fail(col, why),
+        (_, parsed) => parsed,
+    }
+}
+
+/// LLVM's errors about a value out of range, which it reports where they
+/// are even on a mnemonic the target lacks.
+fn is_value_error(reason: &str) -> bool {
+    (reason.starts_with("invalid ") && (reason.ends_with(" value") || reason.ends_with(" value.")))
+        || reason.starts_with("expected a ")
+}
+
+fn parse_line(target: Target, text: &str) -> Result<Instruction, AsmError> {
     let te = target_encoding(target);
     let line = match text.find(';') {
         Some(i) => &text[..i],
@@ -249,7 +298,13 @@ pub fn parse(target: Target, text: &str) -> Result<Instruction, AsmError> {
         return fail(c.col(), "invalid operand for instruction");
     }
     let mut mods = Mods::default();
-    modifiers(&mut c, &mut mods)?;
+    mods.dpp.has_forms = te
+        .target
+        .spec()
+        .dpp_forms
+        .iter()
+        .any(|f| f.opcode == opcode);
+    modifiers(te, &mut c, &mut mods)?;
     let (_, t1) = src_types(opcode);
     let want = if t1.is_some() { 3 } else { 2 };
     if ops.len() < want {
@@ -258,13 +313,18 @@ pub fn parse(target: Target, text: &str) -> Result<Instruction, AsmError> {
     if ops.len() > want {
         return fail(ops[want].col, "invalid operand for instruction");
     }
+    if matches!(suffix, Suffix::Dpp | Suffix::E32Dpp | Suffix::E64Dpp)
+        || mods.dpp.first_col().is_some()
+    {
+        return parse_dpp(te, opcode, suffix, &ops, &mods, mcol);
+    }
     let sdwa_only = mods.sdwa_col().is_some() || ops.iter().any(|o| o.sext);
     let candidates: &[Encoding] = match suffix {
         Suffix::E32 => &[Encoding::Vop1],
         Suffix::E64 => &[Encoding::Vop3],
         Suffix::Sdwa => &[Encoding::Sdwa],
         Suffix::None if sdwa_only => &[Encoding::Sdwa],
-        Suffix::None => &[Encoding::Vop1, Encoding::Vop3],
+        _ => &[Encoding::Vop1, Encoding::Vop3],
     };
     let mut last_err = None;
     for &enc in candidates {
@@ -397,6 +457,218 @@ fn build(
                 .flatten()
                 .min()
                 .unwrap_or(mcol),
+        };
+        AsmError {
+            column: col,
+            reason: e.reason,
+        }
+    })?;
+    Ok(instr)
+}
+
+/// LLVM's error for a mnemonic suffix the target does not have for
+/// `opcode` (`_e32_dpp` exists for VOP1 forms without true16 halves only).
+fn missing_variant(te: &TargetEncoding, opcode: Opcode, suffix: Suffix) -> Option<&'static str> {
+    let spec = te.target.spec();
+    let has = |enc: Encoding| {
+        spec.has_dpp_form(opcode, enc, false) || spec.has_dpp_form(opcode, enc, true)
+    };
+    let e32 = if opcode.is_ldexp() {
+        Encoding::Vop2
+    } else {
+        Encoding::Vop1
+    };
+    match suffix {
+        Suffix::E32Dpp if opcode.is_ldexp() || super::encode::true16(te, src_types(opcode).0) => {
+            Some("invalid instruction")
+        }
+        Suffix::Dpp | Suffix::E32Dpp if !has(e32) => {
+            Some("dpp variant of this instruction is not supported")
+        }
+        Suffix::E64Dpp if !has(Encoding::Vop3) => {
+            Some("e64_dpp variant of this instruction is not supported")
+        }
+        Suffix::E32 if te.op(opcode, e32).is_none() => {
+            Some("e32 variant of this instruction is not supported")
+        }
+        _ => None,
+    }
+}
+
+/// A line with a DPP suffix or DPP modifiers: e32 `_dpp` or `_e64_dpp`
+/// (a plain mnemonic tries e32 then e64, as LLVM does).
+fn parse_dpp(
+    te: &TargetEncoding,
+    opcode: Opcode,
+    suffix: Suffix,
+    ops: &[Parsed],
+    mods: &Mods,
+    mcol: usize,
+) -> Res<Instruction> {
+    let candidates: &[Encoding] = match suffix {
+        Suffix::Dpp => &[Encoding::Vop1],
+        Suffix::E32Dpp => &[Encoding::Vop1],
+        Suffix::E64Dpp => &[Encoding::Vop3],
+        Suffix::None => &[Encoding::Vop1, Encoding::Vop3],
+        _ => {
+            let col = mods.dpp.first_col().unwrap_or(mcol);
+            return fail(col, "invalid operand for instruction");
+        }
+    };
+    let Some(dpp) = dpp_of(&mods.dpp) else {
+        return match mods.dpp.first_col() {
+            Some(col) => fail(col, "not a valid operand."),
+            None => fail(mcol, "too few operands for instruction"),
+        };
+    };
+    let dpp = dpp.or_else(|(col, why)| fail(col, why))?;
+    let spec = te.target.spec();
+    let dpp8 = matches!(dpp, Dpp::Dpp8 { .. });
+    let mut first_err: Option<AsmError> = None;
+    for &enc in candidates {
+        let enc = if enc == Encoding::Vop1 && opcode.is_ldexp() {
+            Encoding::Vop2
+        } else {
+            enc
+        };
+        if !spec.has_dpp_form(opcode, enc, dpp8) {
+            let what = if enc == Encoding::Vop3 {
+                "e64_dpp"
+            } else {
+                "dpp"
+            };
+            let e = AsmError {
+                column: mcol,
+                reason: format!("{what} variant of this instruction is not supported"),
+            };
+            first_err.get_or_insert(e);
+            continue;
+        }
+        match build_dpp(te, opcode, enc, dpp, ops, mods, mcol) {
+            Ok(i) => return Ok(i),
+            Err(e) => {
+                // The error of the first form the target has.
+                if first_err.as_ref().is_none_or(|f| f.column == mcol) {
+                    first_err = Some(e);
+                }
+            }
+        }
+    }
+    Err(first_err.unwrap_or(AsmError {
+        column: mcol,
+        reason: "invalid instruction".into(),
+    }))
+}
+
+/// Build `opcode` in base encoding `enc` with `dpp`: the base form is built
+/// and checked as without DPP (src0 a VGPR, its e32 ABS/NEG and src1's
+/// `sext`, which LLVM takes and drops, set aside), then the DPP rules.
+fn build_dpp(
+    te: &TargetEncoding,
+    opcode: Opcode,
+    enc: Encoding,
+    dpp: Dpp,
+    ops: &[Parsed],
+    mods: &Mods,
+    mcol: usize,
+) -> Res<Instruction> {
+    let spec = te.target.spec();
+    let ctrl_col = mods.dpp.ctrl.map_or(mcol, |x| x.0);
+    let e32 = enc != Encoding::Vop3;
+    let (t0, _) = src_types(opcode);
+    if let (Dpp::Dpp16(d), Some(f64c)) = (
+        dpp,
+        (t0.bits() == 64).then_some(spec.dpp.f64_controls.value),
+    ) {
+        if !d.ctrl.legal_in(f64c) {
+            let kind = f64c.iter().next().map_or("", |k| k.name());
+            return fail(ctrl_col, format!("DP ALU dpp only supports {kind}"));
+        }
+    }
+    if e32 {
+        if let Some(col) = [mods.clamp, mods.omod.map(|x| x.0)]
+            .into_iter()
+            .flatten()
+            .min()
+        {
+            // Without e64 DPP, LLVM takes the output modifier and refuses
+            // the control after it.
+            return if spec.has_dpp_form(opcode, Encoding::Vop3, false) {
+                fail(col, "invalid operand for instruction")
+            } else {
+                fail(ctrl_col, "not a valid operand.")
+            };
+        }
+    }
+    // Halves where the target has none (LLVM's `.l`/`.h` registers are
+    // v0-v127 there), or a true16 e32 register past the halves' range:
+    // LLVM refuses the whole line, or the first operand whose style differs
+    // from the destination's.
+    let halves = super::encode::true16(te, t0);
+    let e32_range = te.family.e32_hi_half();
+    let is_half =
+        |p: &Parsed| matches!(p.atom, Atom::Reg(Reg::V { part, .. }) if part != Part::Full);
+    if !halves && mods.op_sel.is_none() && ops.iter().any(is_half) {
+        let first = ops.first().is_some_and(is_half);
+        if let Some(p) = ops.iter().find(|p| is_half(p) != first) {
+            return fail(p.col, "invalid operand for instruction");
+        }
+        let low =
+            |p: &Parsed| matches!(p.atom, Atom::Reg(Reg::V { index, .. }) if index < e32_range);
+        if ops.iter().all(low) {
+            return fail(mcol, "operands are not valid for this GPU or mode");
+        }
+    }
+    for p in ops {
+        if let Atom::Reg(Reg::V { index, .. }) = p.atom {
+            if halves && e32 && index >= e32_range && index <= 255 && mods.op_sel.is_none() {
+                return fail(mcol, "operands are not valid for this GPU or mode");
+            }
+        }
+    }
+    let mut ops = ops.to_vec();
+    let mut src0_mods = SrcMods::default();
+    if let Some(p) = ops.get_mut(1) {
+        if let Atom::Lit { wide, .. } = p.atom {
+            // LLVM points inside `lit(`.
+            let col = p.col + if wide { 6 } else { 4 };
+            return fail(col, "invalid operand for instruction");
+        }
+        if !matches!(p.atom, Atom::Reg(Reg::V { .. })) {
+            return fail(p.col, "invalid operand for instruction");
+        }
+        if e32 && p.has_fp_mods() {
+            if matches!(dpp, Dpp::Dpp8 { .. }) {
+                return fail(ctrl_col, "invalid operand for instruction");
+            }
+            src0_mods.abs = p.abs;
+            src0_mods.neg = p.neg;
+            p.abs = false;
+            p.neg = false;
+        }
+    }
+    // LLVM takes and drops `sext` on a 16-bit exponent.
+    if let (Some(p), (_, Some(OpType::I16))) = (ops.get_mut(2), src_types(opcode)) {
+        p.sext = false;
+    }
+    let base = build(te, opcode, enc, &ops, mods, mcol)?;
+    let instr = Instruction {
+        src0_mods: if e32 { src0_mods } else { base.src0_mods },
+        dpp: Some(dpp),
+        ..base
+    };
+    encode_with(te, &instr).map_err(|e| {
+        let col = match e.slot {
+            Slot::Mnemonic => mcol,
+            Slot::Dst => ops[0].col,
+            Slot::Src0 => ops[1].col,
+            // LLVM refuses a constant exponent for the whole line.
+            Slot::Src1 if e.reason.starts_with("src1 immediate") => mcol,
+            Slot::Src1 => ops.get(2).map_or(mcol, |o| match o.atom {
+                Atom::Lit { wide, .. } => o.col + if wide { 6 } else { 4 },
+                _ => o.col,
+            }),
+            Slot::Modifier => ctrl_col,
         };
         AsmError {
             column: col,

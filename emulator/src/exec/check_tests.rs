@@ -31,6 +31,7 @@ fn plain_shape(instr: &Instruction) -> bool {
     let vgpr = |op: Operand| matches!(op, Operand::Vgpr { .. });
     instr.encoding != Encoding::Sdwa
         && instr.sdwa.is_none()
+        && instr.dpp.is_none()
         && vgpr(instr.dst)
         && vgpr(instr.src0)
         && instr.src1.is_none_or(vgpr)

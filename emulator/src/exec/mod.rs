@@ -89,6 +89,7 @@ pub(crate) fn plainly_valid<O: Operation, F: Format>(
         Some(src1) => O::HAS_EXPONENT && vgpr(src1, if F::WIDTH == 16 { 16 } else { 32 }),
     };
     instr.sdwa.is_none()
+        & instr.dpp.is_none()
         & (enc != Encoding::Sdwa)
         & (enc.has_modifiers() || (!m0.abs && !m0.neg && no_out_mods))
         & !(m1.abs | m1.neg | m0.sext | m1.sext)
@@ -229,5 +230,14 @@ fn exec_error(spec: &TargetSpec, instr: &Instruction, v: Violation) -> ExecError
         Rule::Literal64Width => invalid(operand, "a 64-bit literal needs a 64-bit operand"),
         Rule::Vop2Src1NotVgpr => invalid("src1", "VOP2 src1 must be a VGPR"),
         Rule::SdwaLiteral => invalid(operand, "SDWA takes no literal"),
+        Rule::DppFormNotOnTarget => ExecError::FormNotOnTarget {
+            target: spec.target.name(),
+            opcode: instr.opcode,
+            encoding: instr.encoding,
+        },
+        Rule::DppSrc0NotVgpr => invalid("src0", "a DPP src0 must be a VGPR"),
+        Rule::DppSrc1 => invalid("src1", "this DPP form cannot take this src1"),
+        Rule::Dpp8SourceModifiers => modifier("e32 DPP8 has no ABS or NEG"),
+        Rule::DppField => modifier("a DPP field out of its range"),
     }
 }
