@@ -1,6 +1,7 @@
 //! Write-back: where a result goes in its destination register and the
 //! kernel run over the wave that puts it there (docs/semantics.md §3).
 
+use super::dpp::Plan;
 use super::operands::{half_shift, read_exponent, read_float_source};
 use super::{invalid, missing_src1};
 use crate::error::ExecError;
@@ -39,6 +40,10 @@ pub(super) fn direct<O: Operation, F: Format>(
     instr: &Instruction,
     policy: &Policy,
 ) -> bool {
+    if instr.dpp.is_some() {
+        // DPP gathers its source lanes into copies first.
+        return false;
+    }
     let (
         None,
         Operand::Vgpr {
@@ -114,16 +119,19 @@ fn write_back<O: Operation, F: Format>(io: &mut WaveIo<'_>, policy: &Policy) {
 
 /// Every other case: the operands are read into per-lane words on the
 /// stack first (the destination may be one of the sources; scalars,
-/// constants and SDWA selections are expanded per lane).
+/// constants and SDWA selections are expanded per lane). With a DPP `plan`
+/// the staged src0 words are gathered from their source lanes, and the
+/// plan's written lanes are the write-back's `exec`.
 #[inline(never)]
 pub(super) fn copied<O: Operation, F: Format>(
     spec: &TargetSpec,
     wave: &mut Wave,
     instr: &Instruction,
     policy: &Policy,
+    plan: Option<&Plan>,
 ) -> Result<(), ExecError> {
     let lanes = wave.lanes();
-    let exec = wave.exec();
+    let mut exec = wave.exec();
 
     // Fixed-size buffers on the stack: no allocation per instruction. The
     // sources are copied out of the register file because the destination
@@ -134,6 +142,16 @@ pub(super) fn copied<O: Operation, F: Format>(
     let mut exp = [0u32; MAX_LANES];
     let src_shift =
         read_float_source::<F>(spec, wave, instr, &mut src_lo[..lanes], &mut src_hi[..wide])?;
+    // DPP: lanes whose zero-filled src0 skips ABS/NEG run separately.
+    let mut plain = None;
+    if let Some(plan) = plan {
+        plan.gather(&mut src_lo[..lanes], &mut src_hi[..wide]);
+        exec = plan.write;
+        if let Some((lanes, p)) = plan.plain {
+            exec &= !lanes;
+            plain = Some((lanes, p));
+        }
+    }
     let (exp, exp_shift) = if O::HAS_EXPONENT {
         let Some(src1) = instr.src1 else {
             return Err(missing_src1());
@@ -153,18 +171,23 @@ pub(super) fn copied<O: Operation, F: Format>(
         index,
         count: NUM_VGPRS,
     };
-    let io = |dst_lo, dst_hi, dst_keep, dst_shift, exec| WaveIo {
-        src_lo: &src_lo[..lanes],
-        src_hi: &src_hi[..wide],
-        src_shift,
-        exp,
-        exp_shift,
-        dst_lo,
-        dst_hi,
-        dst_keep,
-        dst_shift,
-        exec,
-    };
+    // A macro, not a closure: the DPP plan writes one destination twice.
+    macro_rules! io {
+        ($dst_lo:expr, $dst_hi:expr, $dst_keep:expr, $dst_shift:expr, $exec:expr) => {
+            WaveIo {
+                src_lo: &src_lo[..lanes],
+                src_hi: &src_hi[..wide],
+                src_shift,
+                exp,
+                exp_shift,
+                dst_lo: $dst_lo,
+                dst_hi: $dst_hi,
+                dst_keep: $dst_keep,
+                dst_shift: $dst_shift,
+                exec: $exec,
+            }
+        };
+    }
 
     if let Some(sdwa) = instr.sdwa {
         // The results of every lane first, then the dst_sel merge of the
@@ -183,7 +206,7 @@ pub(super) fn copied<O: Operation, F: Format>(
             }
         } else {
             run_dispatched::<O, F, _>(
-                &mut io(&mut out[..lanes], &mut out_hi[..wide], 0, 0, u64::MAX),
+                &mut io!(&mut out[..lanes], &mut out_hi[..wide], 0, 0, u64::MAX),
                 policy,
             );
         }
@@ -206,12 +229,18 @@ pub(super) fn copied<O: Operation, F: Format>(
     }
     if F::WIDTH == 64 {
         let (lo, hi) = wave.vgpr_split(index, 2).ok_or(oob(index))?.dst();
-        write_back::<O, F>(&mut io(lo, hi, 0, 0, exec), policy);
+        write_back::<O, F>(&mut io!(&mut *lo, &mut *hi, 0, 0, exec), policy);
+        if let Some((lanes, p)) = plain {
+            write_back::<O, F>(&mut io!(&mut *lo, &mut *hi, 0, 0, lanes), &p);
+        }
         return Ok(());
     }
     let (keep, shift) = dst_placement::<F>(spec, part);
     let dst = wave.vgpr_lanes_mut(index).ok_or(oob(index))?;
-    write_back::<O, F>(&mut io(dst, &mut [], keep, shift, exec), policy);
+    write_back::<O, F>(&mut io!(&mut *dst, &mut [], keep, shift, exec), policy);
+    if let Some((lanes, p)) = plain {
+        write_back::<O, F>(&mut io!(dst, &mut [], keep, shift, lanes), &p);
+    }
     Ok(())
 }
 
