@@ -27,36 +27,43 @@ use crate::wave::{Wave, MAX_LANES};
 pub(crate) struct Plan {
     /// The lanes in the wave.
     lanes: usize,
-    /// The source lane of every lane (its own lane when it reads nothing).
+    /// The source lane of every lane ([`ZERO_LANE`] for a zero-filled
+    /// lane, its own lane when it is not written).
     src: [u8; MAX_LANES],
     /// Written lanes whose src0 is 0.
     zero: u64,
     /// The lanes written: EXEC, masks and valid sources.
     pub(crate) write: u64,
     /// Zero-filled lanes that skip ABS/NEG (`dpp.zero_fill:
-    /// positive_zero` with a source modifier), and the policy they run
-    /// under: the instruction's without ABS/NEG.
-    pub(crate) plain: Option<(u64, Policy)>,
+    /// positive_zero` with a source modifier): they run under
+    /// [`plain_policy`].
+    pub(crate) plain: u64,
 }
+
+/// The source "lane" of a zero-filled lane in [`Plan`]: none of the wave.
+const ZERO_LANE: u8 = MAX_LANES as u8;
 
 impl Plan {
     /// Replace every lane's src0 words (`lo`, and `hi` for F64: both
     /// dwords of the pair) by its source lane's, or 0. Reads a copy, so a
     /// lane's source is never a word already replaced.
     pub(crate) fn gather(&self, lo: &mut [u32], hi: &mut [u32]) {
-        let (nl, nh) = (self.lanes.min(lo.len()), self.lanes.min(hi.len()));
-        gather_words(&self.src, self.zero, &mut lo[..nl]);
-        gather_words(&self.src, self.zero, &mut hi[..nh]);
+        for words in [lo, hi] {
+            let mut raw = [0u32; MAX_LANES];
+            let n = words.len().min(MAX_LANES);
+            raw[..n].copy_from_slice(&words[..n]);
+            self.gather_from(&raw[..n], words);
+        }
     }
-}
 
-fn gather_words(src: &[u8; MAX_LANES], zero: u64, words: &mut [u32]) {
-    let mut raw = [0u32; MAX_LANES];
-    let n = words.len().min(MAX_LANES);
-    raw[..n].copy_from_slice(&words[..n]);
-    for (lane, (w, &s)) in words.iter_mut().zip(src.iter()).enumerate() {
-        let keep = 0u32.wrapping_sub(((zero >> lane) & 1 == 0) as u32);
-        *w = raw.get(usize::from(s)).copied().unwrap_or(0) & keep;
+    /// Every lane's src0 word from `reg` (one register, every lane): its
+    /// source lane's word, or 0 for a zero-filled lane.
+    #[inline]
+    pub(crate) fn gather_from(&self, reg: &[u32], out: &mut [u32]) {
+        let reg = &reg[..reg.len().min(self.lanes)];
+        for (o, &s) in out.iter_mut().zip(&self.src) {
+            *o = reg.get(usize::from(s)).copied().unwrap_or(0);
+        }
     }
 }
 
@@ -182,76 +189,166 @@ fn mixed(dst: Operand, src0: Part, src1: Option<Operand>) -> bool {
     part(Some(dst)).is_some_and(|h| h != src0) || part(src1).is_some_and(|h| h != src0)
 }
 
-/// Lane `n`'s source lane under DPP16 control `ctrl` (normalized by
-/// [`DppControl::from_code`]); `None` when out of range. A reserved code
-/// (run as identity) reads the lane itself.
-fn source_lane(ctrl: DppControl, n: usize, bcast_low: DppBcastLowRows) -> Option<usize> {
-    let (row, i) = (n & !15, n & 15);
-    let low = |limit: usize, src: usize| {
-        if n >= limit {
-            Some(src)
-        } else if bcast_low == DppBcastLowRows::OwnLane {
-            Some(n)
-        } else {
-            None
+/// Every lane's source lane under `f` (`None`: out of range), and the
+/// lanes whose source is in range (a source beyond the wave is out of
+/// range).
+#[inline(always)]
+fn sources(lanes: usize, f: impl Fn(usize) -> Option<usize>) -> ([u8; MAX_LANES], u64) {
+    let mut src = [0u8; MAX_LANES];
+    let mut in_range = 0u64;
+    for (n, s) in src.iter_mut().enumerate().take(lanes) {
+        match f(n) {
+            Some(l) if l < lanes => {
+                *s = l as u8;
+                in_range |= 1 << n;
+            }
+            _ => *s = n as u8,
         }
-    };
-    match ctrl {
-        DppControl::QuadPerm(s) => Some(n & !3 | usize::from(s[n & 3] & 3)),
-        DppControl::RowShl(k) => {
-            let k = usize::from(k);
-            (i + k <= 15).then_some(n + k)
-        }
-        DppControl::RowShr(k) => {
-            let k = usize::from(k);
-            (i >= k).then(|| n - k)
-        }
-        DppControl::RowRor(k) => Some(row | (i + 16 - usize::from(k & 15)) & 15),
-        DppControl::WaveShl => (n != 63).then_some(n + 1),
-        DppControl::WaveRol => Some((n + 1) & 63),
-        DppControl::WaveShr => n.checked_sub(1),
-        DppControl::WaveRor => Some((n + 63) & 63),
-        DppControl::RowMirror => Some(row | (15 - i)),
-        DppControl::RowHalfMirror => Some(n & !7 | (7 - (n & 7))),
-        DppControl::RowBcast15 => low(16, (n & 0x30).wrapping_sub(1)),
-        DppControl::RowBcast31 => low(32, 31),
-        DppControl::RowShare(k) => Some(row | usize::from(k & 15)),
-        DppControl::RowXmask(k) => Some(row | (i ^ usize::from(k & 15))),
-        DppControl::Reserved(_) => Some(n),
+    }
+    (src, in_range)
+}
+
+/// Lane `n`'s source lane in a wave64 under DPP_CTRL `code` (the table of
+/// docs/semantics.md §11.3; a reserved code, run as identity, reads the
+/// lane itself), or 64 when out of range. `row_bcast` lanes below the
+/// broadcast row are out of range here ([`control_sources`] applies
+/// `dpp.bcast_low_rows`).
+const fn table_source(code: usize, n: usize) -> usize {
+    let (row, i, k) = (n & !15, n & 15, code & 15);
+    const OUT: usize = 64;
+    match code {
+        0x000..=0x0ff => n & !3 | (code >> (2 * (n & 3))) & 3,
+        0x101..=0x10f if i + k <= 15 => n + k,
+        0x111..=0x11f if i >= k => n - k,
+        0x101..=0x10f | 0x111..=0x11f => OUT,
+        0x121..=0x12f => row | (i + 16 - k) & 15,
+        0x130 if n < 63 => n + 1,
+        0x134 => (n + 1) & 63,
+        0x138 if n > 0 => n - 1,
+        0x13c => (n + 63) & 63,
+        0x130 | 0x138 => OUT,
+        0x140 => row | (15 - i),
+        0x141 => n & !7 | (7 - (n & 7)),
+        0x142 if n >= 16 => (n & 0x30) - 1,
+        0x143 if n >= 32 => 31,
+        0x142 | 0x143 => OUT,
+        0x150..=0x15f => row | k,
+        0x160..=0x16f => row | (i ^ k),
+        _ => n,
     }
 }
 
-/// What DPP makes of every lane of `wave` (the first `wave.lanes()`
-/// entries), after the checks of the DPP16 control: a control the target
-/// does not have follows `dpp.reserved_ctrl`, `row_share`/`row_xmask`
-/// follow `dpp.share_xmask`.
-pub(crate) fn lane_plan(
+/// [`table_source`] of every code and lane, computed at compile time:
+/// the source lanes (own lane when out of range) and the in-range lanes.
+struct SourceTable {
+    src: [[u8; MAX_LANES]; 512],
+    in_range: [u64; 512],
+}
+
+static SOURCES: SourceTable = {
+    let mut t = SourceTable {
+        src: [[0; MAX_LANES]; 512],
+        in_range: [0; 512],
+    };
+    let mut code = 0;
+    while code < 512 {
+        let mut n = 0;
+        while n < MAX_LANES {
+            let s = table_source(code, n);
+            if s < MAX_LANES {
+                t.src[code][n] = s as u8;
+                t.in_range[code] |= 1 << n;
+            } else {
+                t.src[code][n] = n as u8;
+            }
+            n += 1;
+        }
+        code += 1;
+    }
+    t
+};
+
+/// The source lanes of DPP16 control `ctrl` in a wave of `lanes`, with the
+/// lanes whose source is in range (a source beyond the wave is out of
+/// range).
+fn control_sources(
+    ctrl: DppControl,
+    lanes: usize,
+    bcast_low: DppBcastLowRows,
+) -> ([u8; MAX_LANES], u64) {
+    // A reserved code run as identity (whatever its value): 0x100's row.
+    let code = match ctrl {
+        DppControl::Reserved(_) => 0x100,
+        c => usize::from(c.code()),
+    };
+    let mut src = SOURCES.src[code];
+    let mut in_range = SOURCES.in_range[code] & lane_bits(lanes);
+    if lanes < MAX_LANES {
+        for (n, s) in src.iter_mut().enumerate().take(lanes) {
+            if usize::from(*s) >= lanes {
+                *s = n as u8;
+                in_range &= !(1 << n);
+            }
+        }
+    }
+    if bcast_low == DppBcastLowRows::OwnLane {
+        // The lanes below the broadcast row read themselves.
+        let low = match ctrl {
+            DppControl::RowBcast15 => 0xffff,
+            DppControl::RowBcast31 => 0xffff_ffff,
+            _ => 0,
+        };
+        in_range |= low & lane_bits(lanes);
+    }
+    (src, in_range)
+}
+
+/// One bit per lane of `lanes`.
+fn lane_bits(lanes: usize) -> u64 {
+    if lanes >= 64 {
+        u64::MAX
+    } else {
+        (1 << lanes) - 1
+    }
+}
+
+/// The plan of one DPP instruction as lane masks.
+struct Masks {
+    /// The source lane of every lane (its own when out of range).
+    src: [u8; MAX_LANES],
+    /// Lanes whose source lane is in range.
+    in_range: u64,
+    /// Lanes whose source lane is active.
+    src_active: u64,
+    /// Lanes EXEC enables.
+    exec: u64,
+    /// Lanes ROW_MASK enables (all for DPP8).
+    rows: u64,
+    /// Lanes ROW_MASK and BANK_MASK enable (all for DPP8).
+    masks: u64,
+    /// Written lanes that read their source lane's value.
+    read: u64,
+    /// Written lanes whose src0 is 0.
+    zero: u64,
+}
+
+/// The lane masks of `dpp` on `wave`, after the checks of the DPP16
+/// control: a control the target does not have follows
+/// `dpp.reserved_ctrl`, `row_share`/`row_xmask` follow `dpp.share_xmask`.
+fn masks(
     spec: &TargetSpec,
     wave: &Wave,
     instr: &Instruction,
     dpp: Dpp,
-) -> Result<[DppLane; MAX_LANES], ExecError> {
+) -> Result<Masks, ExecError> {
     let lanes = wave.lanes();
-    let exec = wave.exec();
-    let active = |l: usize| exec >> l & 1 != 0;
-    let mut out = [DppLane::NotWritten(DppSkip::Exec); MAX_LANES];
-    let fi_exists = spec.dpp.fi.value;
-    match dpp {
+    let all = lane_bits(lanes);
+    let exec = wave.exec() & all;
+    let (src, in_range, rows, masks, bc, fetch, inactive) = match dpp {
         Dpp::Dpp8 { sel, fi } => {
-            for (n, o) in out.iter_mut().enumerate().take(lanes) {
-                if !active(n) {
-                    continue;
-                }
-                let s = n & !7 | usize::from(sel[n & 7] & 7);
-                let lane = s as u8;
-                *o = if active(s) {
-                    DppLane::Read { lane }
-                } else if fi {
-                    DppLane::ReadInactive { lane }
-                } else {
-                    DppLane::Zero(DppZero::Inactive { lane })
-                };
-            }
+            let (src, in_range) = sources(lanes, |n| Some(n & !7 | usize::from(sel[n & 7] & 7)));
+            // DPP8 without FI reads 0 from an inactive lane and writes.
+            (src, in_range, all, all, true, fi, DppInactiveSource::Zero)
         }
         Dpp::Dpp16(d) => {
             let mut ctrl = DppControl::from_code(d.ctrl.code());
@@ -285,44 +382,97 @@ pub(crate) fn lane_plan(
                 .dpp
                 .bcast_low_rows
                 .map_or(DppBcastLowRows::OutOfRange, |s| s.value);
-            let fi = d.fi && fi_exists;
-            let inactive = spec.dpp.inactive_source.value;
-            for (n, o) in out.iter_mut().enumerate().take(lanes) {
-                *o = if !active(n) {
-                    DppLane::NotWritten(DppSkip::Exec)
-                } else if d.row_mask >> (n >> 4) & 1 == 0 {
-                    DppLane::NotWritten(DppSkip::RowMask)
-                } else if d.bank_mask >> (n >> 2 & 3) & 1 == 0 {
-                    DppLane::NotWritten(DppSkip::BankMask)
-                } else {
-                    match source_lane(ctrl, n, bcast_low).filter(|&s| s < lanes) {
-                        None if d.bound_ctrl => DppLane::Zero(DppZero::OutOfRange),
-                        None => DppLane::NotWritten(DppSkip::OutOfRange),
-                        Some(s) => {
-                            let lane = s as u8;
-                            if active(s) {
-                                DppLane::Read { lane }
-                            } else if fi {
-                                DppLane::ReadInactive { lane }
-                            } else {
-                                match inactive {
-                                    DppInactiveSource::Read => DppLane::ReadInactive { lane },
-                                    DppInactiveSource::Zero => {
-                                        DppLane::Zero(DppZero::Inactive { lane })
-                                    }
-                                    DppInactiveSource::BoundCtrl if d.bound_ctrl => {
-                                        DppLane::Zero(DppZero::Inactive { lane })
-                                    }
-                                    DppInactiveSource::BoundCtrl => {
-                                        DppLane::NotWritten(DppSkip::Inactive { lane })
-                                    }
-                                }
-                            }
-                        }
-                    }
-                };
+            let (src, in_range) = control_sources(ctrl, lanes, bcast_low);
+            // ROW_MASK bit r: lanes 16r..16r+15; BANK_MASK bit b: lanes
+            // 4b..4b+3 of every row.
+            let mut rows = 0u64;
+            let mut banks = 0u64;
+            for b in 0..4 {
+                if d.row_mask >> b & 1 != 0 {
+                    rows |= 0xffff << (16 * b);
+                }
+                if d.bank_mask >> b & 1 != 0 {
+                    banks |= 0x000f_000f_000f_000f << (4 * b);
+                }
             }
+            let fi = d.fi && spec.dpp.fi.value;
+            let rows = rows & all;
+            (
+                src,
+                in_range,
+                rows,
+                rows & banks,
+                d.bound_ctrl,
+                fi,
+                spec.dpp.inactive_source.value,
+            )
         }
+    };
+    let mut src_active = all;
+    if exec != all {
+        src_active = 0;
+        for (n, &s) in src.iter().enumerate().take(lanes) {
+            src_active |= (exec >> (s & 63) & 1) << n;
+        }
+    }
+    let inactive_src = in_range & !src_active;
+    let mut read = in_range & src_active;
+    let mut zero = if bc { !in_range } else { 0 };
+    if fetch {
+        read |= inactive_src;
+    } else {
+        match inactive {
+            DppInactiveSource::Read => read |= inactive_src,
+            DppInactiveSource::Zero => zero |= inactive_src,
+            DppInactiveSource::BoundCtrl if bc => zero |= inactive_src,
+            DppInactiveSource::BoundCtrl => {}
+        }
+    }
+    let write = exec & masks;
+    Ok(Masks {
+        src,
+        in_range,
+        src_active,
+        exec,
+        rows,
+        masks,
+        read: read & write,
+        zero: zero & write,
+    })
+}
+
+/// What DPP makes of every lane of `wave` (the first `wave.lanes()`
+/// entries), from the same masks the executor uses.
+pub(crate) fn lane_plan(
+    spec: &TargetSpec,
+    wave: &Wave,
+    instr: &Instruction,
+    dpp: Dpp,
+) -> Result<[DppLane; MAX_LANES], ExecError> {
+    let m = masks(spec, wave, instr, dpp)?;
+    let mut out = [DppLane::NotWritten(DppSkip::Exec); MAX_LANES];
+    for (n, o) in out.iter_mut().enumerate().take(wave.lanes()) {
+        let bit = |mask: u64| mask >> n & 1 != 0;
+        let lane = m.src[n];
+        *o = if !bit(m.exec) {
+            DppLane::NotWritten(DppSkip::Exec)
+        } else if !bit(m.rows) {
+            DppLane::NotWritten(DppSkip::RowMask)
+        } else if !bit(m.masks) {
+            DppLane::NotWritten(DppSkip::BankMask)
+        } else if bit(m.read) && bit(m.src_active) {
+            DppLane::Read { lane }
+        } else if bit(m.read) {
+            DppLane::ReadInactive { lane }
+        } else if bit(m.zero) && bit(m.in_range) {
+            DppLane::Zero(DppZero::Inactive { lane })
+        } else if bit(m.zero) {
+            DppLane::Zero(DppZero::OutOfRange)
+        } else if bit(m.in_range) {
+            DppLane::NotWritten(DppSkip::Inactive { lane })
+        } else {
+            DppLane::NotWritten(DppSkip::OutOfRange)
+        };
     }
     Ok(out)
 }
@@ -335,34 +485,24 @@ pub(super) fn plan<O: Operation, F: Format>(
     dpp: Dpp,
 ) -> Result<Plan, ExecError> {
     check::<O, F>(spec, wave, instr, dpp)?;
-    let lanes = lane_plan(spec, wave, instr, dpp)?;
+    let m = masks(spec, wave, instr, dpp)?;
+    let mut src = m.src;
+    // Few lanes are zero-filled: visit only those.
+    let mut zero = m.zero;
+    while zero != 0 {
+        src[zero.trailing_zeros() as usize & (MAX_LANES - 1)] = ZERO_LANE;
+        zero &= zero - 1;
+    }
     let mut plan = Plan {
         lanes: wave.lanes(),
-        src: [0; MAX_LANES],
-        zero: 0,
-        write: 0,
-        plain: None,
+        src,
+        zero: m.zero,
+        write: m.read | m.zero,
+        plain: 0,
     };
-    for (n, (l, s)) in lanes.iter().zip(plan.src.iter_mut()).enumerate() {
-        *s = n as u8;
-        match *l {
-            DppLane::Read { lane } | DppLane::ReadInactive { lane } => {
-                *s = lane;
-                plan.write |= 1 << n;
-            }
-            DppLane::Zero(_) => {
-                plan.zero |= 1 << n;
-                plan.write |= 1 << n;
-            }
-            DppLane::NotWritten(_) => {}
-        }
-    }
     let mods = instr.src0_mods;
-    if spec.dpp.zero_fill.value == DppZeroFill::PositiveZero
-        && (mods.abs || mods.neg)
-        && plan.zero != 0
-    {
-        plan.plain = Some((plan.zero, plain_policy::<F>(spec, wave, instr)));
+    if spec.dpp.zero_fill.value == DppZeroFill::PositiveZero && (mods.abs || mods.neg) {
+        plan.plain = plan.zero;
     }
     Ok(plan)
 }

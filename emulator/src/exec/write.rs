@@ -140,16 +140,29 @@ pub(super) fn copied<O: Operation, F: Format>(
     let mut src_lo = [0u32; MAX_LANES];
     let mut src_hi = [0u32; MAX_LANES];
     let mut exp = [0u32; MAX_LANES];
-    let src_shift =
-        read_float_source::<F>(spec, wave, instr, &mut src_lo[..lanes], &mut src_hi[..wide])?;
-    // DPP: lanes whose zero-filled src0 skips ABS/NEG run separately.
+    // DPP: src0 gathered from its source lanes in the register file;
+    // lanes whose zero-filled src0 skips ABS/NEG run separately.
     let mut plain = None;
+    let src_shift = match (plan, instr.src0) {
+        (Some(plan), Operand::Vgpr { index, part }) => {
+            let reg = |i: usize| wave.vgpr_lanes(i).ok_or(oob_src(i));
+            let index = usize::from(index);
+            plan.gather_from(reg(index)?, &mut src_lo[..lanes]);
+            if wide != 0 {
+                plan.gather_from(reg(index + 1)?, &mut src_hi[..wide]);
+            }
+            half_shift::<F>(part)
+        }
+        (Some(_), _) => return Err(invalid("src0", "the DPP source must be a VGPR")),
+        (None, _) => {
+            read_float_source::<F>(spec, wave, instr, &mut src_lo[..lanes], &mut src_hi[..wide])?
+        }
+    };
     if let Some(plan) = plan {
-        plan.gather(&mut src_lo[..lanes], &mut src_hi[..wide]);
         exec = plan.write;
-        if let Some((lanes, p)) = plan.plain {
-            exec &= !lanes;
-            plain = Some((lanes, p));
+        if plan.plain != 0 {
+            exec &= !plan.plain;
+            plain = Some((plan.plain, super::dpp::plain_policy::<F>(spec, wave, instr)));
         }
     }
     let (exp, exp_shift) = if O::HAS_EXPONENT {
@@ -242,6 +255,15 @@ pub(super) fn copied<O: Operation, F: Format>(
         write_back::<O, F>(&mut io!(dst, &mut [], keep, shift, lanes), &p);
     }
     Ok(())
+}
+
+fn oob_src(index: usize) -> ExecError {
+    ExecError::RegisterOutOfRange {
+        operand: "src0",
+        kind: "vgpr",
+        index,
+        count: NUM_VGPRS,
+    }
 }
 
 /// Test-only: deliberately broken write-backs (per thread), so replay's
