@@ -44,6 +44,12 @@ pub(crate) struct Plan {
 const ZERO_LANE: u8 = MAX_LANES as u8;
 
 impl Plan {
+    /// The source lane of every lane ([`ZERO_LANE`] for a zero-filled
+    /// lane), for [`crate::kernels::GatheredIo`].
+    pub(crate) fn sources(&self) -> &[u8; MAX_LANES] {
+        &self.src
+    }
+
     /// Replace every lane's src0 words (`lo`, and `hi` for F64: both
     /// dwords of the pair) by its source lane's, or 0. Reads a copy, so a
     /// lane's source is never a word already replaced.

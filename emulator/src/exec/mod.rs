@@ -53,13 +53,16 @@ pub fn execute<O: Operation, F: Format>(
         // DPP: its own checks, then the lane plan gathers the staged src0.
         let policy = policy::<F>(spec, wave, instr);
         let plan = dpp::plan::<O, F>(spec, wave, instr, d)?;
+        if direct::<O, F>(spec, wave, instr, &policy, Some(&plan)) {
+            return Ok(());
+        }
         return copied::<O, F>(spec, wave, instr, &policy, Some(&plan));
     }
     if !plainly_valid::<O, F>(spec, wave, instr) {
         validate(spec, wave, instr)?;
     }
     let policy = policy::<F>(spec, wave, instr);
-    if direct::<O, F>(spec, wave, instr, &policy) {
+    if direct::<O, F>(spec, wave, instr, &policy, None) {
         return Ok(());
     }
     copied::<O, F>(spec, wave, instr, &policy, None)

@@ -7,7 +7,7 @@ use super::{invalid, missing_src1};
 use crate::error::ExecError;
 use crate::instr::{DstUnused, Instruction, Operand, Part, SdwaSel};
 use crate::kernels::scaled::ScaledBeforeRounding;
-use crate::kernels::{run_dispatched, Operation, WaveIo};
+use crate::kernels::{run_dispatched, GatheredIo, Operation, WaveIo};
 use crate::kernels::{Format, FormatKind, Omod, Policy};
 use crate::target::{F16DstHigh, SdwaF16DwordDst, SdwaF16Output, TargetSpec};
 use crate::wave::{Wave, MAX_LANES, NUM_VGPRS};
@@ -32,16 +32,19 @@ fn dst_placement<F: Format>(spec: &TargetSpec, part: Part) -> (u32, u32) {
 
 /// The common case without copies: VGPR sources that are not destination
 /// registers, no SDWA. The kernel reads the sources in the register file
-/// and writes the destination in place. False, touching nothing, when the
-/// instruction is not of that shape.
+/// and writes the destination in place. With a DPP `plan` the kernel call
+/// gathers src0 across lanes first and writes the plan's lanes. False,
+/// touching nothing, when the instruction is not of that shape (a DPP
+/// instruction without its plan, or whose zero-filled lanes need their own
+/// policy).
 pub(super) fn direct<O: Operation, F: Format>(
     spec: &TargetSpec,
     wave: &mut Wave,
     instr: &Instruction,
     policy: &Policy,
+    plan: Option<&Plan>,
 ) -> bool {
-    if instr.dpp.is_some() {
-        // DPP gathers its source lanes into copies first.
+    if instr.dpp.is_some() != plan.is_some() || plan.is_some_and(|p| p.plain != 0) {
         return false;
     }
     let (
@@ -63,7 +66,7 @@ pub(super) fn direct<O: Operation, F: Format>(
         (true, Some(Operand::Vgpr { index, part })) => Some((usize::from(index), part)),
         (true, _) => return false,
     };
-    let exec = wave.exec();
+    let exec = plan.map_or(wave.exec(), |p| p.write);
     let (keep, dst_shift) = dst_placement::<F>(spec, dst_part);
     let wide = F::WIDTH == 64;
     let Some(split) = wave.vgpr_split(usize::from(dst), if wide { 2 } else { 1 }) else {
@@ -88,8 +91,8 @@ pub(super) fn direct<O: Operation, F: Format>(
         },
     };
     let (dst_lo, dst_hi) = split.dst();
-    write_back::<O, F>(
-        &mut WaveIo {
+    write_back_gathered::<O, F>(
+        WaveIo {
             src_lo,
             src_hi,
             src_shift: half_shift::<F>(src_part),
@@ -101,6 +104,7 @@ pub(super) fn direct<O: Operation, F: Format>(
             dst_shift,
             exec,
         },
+        plan.map(Plan::sources),
         policy,
     );
     true
@@ -115,6 +119,22 @@ fn write_back<O: Operation, F: Format>(io: &mut WaveIo<'_>, policy: &Policy) {
     #[cfg(test)]
     fault::apply(io);
     run_dispatched::<O, F, _>(io, policy);
+}
+
+/// [`write_back`], with src0 first gathered across lanes by `gather` (DPP)
+/// inside the dispatched call.
+#[inline(always)]
+fn write_back_gathered<O: Operation, F: Format>(
+    mut io: WaveIo<'_>,
+    gather: Option<&[u8; MAX_LANES]>,
+    policy: &Policy,
+) {
+    let Some(index) = gather else {
+        return write_back::<O, F>(&mut io, policy);
+    };
+    #[cfg(test)]
+    fault::apply(&mut io);
+    run_dispatched::<O, F, _>(&mut GatheredIo { index, io }, policy);
 }
 
 /// Every other case: the operands are read into per-lane words on the
@@ -140,24 +160,13 @@ pub(super) fn copied<O: Operation, F: Format>(
     let mut src_lo = [0u32; MAX_LANES];
     let mut src_hi = [0u32; MAX_LANES];
     let mut exp = [0u32; MAX_LANES];
-    // DPP: src0 gathered from its source lanes in the register file;
-    // lanes whose zero-filled src0 skips ABS/NEG run separately.
+    let src_shift =
+        read_float_source::<F>(spec, wave, instr, &mut src_lo[..lanes], &mut src_hi[..wide])?;
+    // DPP: the kernel call gathers src0 from its source lanes (the words
+    // above, by lane); lanes whose zero-filled src0 skips ABS/NEG run
+    // separately.
     let mut plain = None;
-    let src_shift = match (plan, instr.src0) {
-        (Some(plan), Operand::Vgpr { index, part }) => {
-            let reg = |i: usize| wave.vgpr_lanes(i).ok_or(oob_src(i));
-            let index = usize::from(index);
-            plan.gather_from(reg(index)?, &mut src_lo[..lanes]);
-            if wide != 0 {
-                plan.gather_from(reg(index + 1)?, &mut src_hi[..wide]);
-            }
-            half_shift::<F>(part)
-        }
-        (Some(_), _) => return Err(invalid("src0", "the DPP source must be a VGPR")),
-        (None, _) => {
-            read_float_source::<F>(spec, wave, instr, &mut src_lo[..lanes], &mut src_hi[..wide])?
-        }
-    };
+    let gather = plan.map(Plan::sources);
     if let Some(plan) = plan {
         exec = plan.write;
         if plan.plain != 0 {
@@ -242,28 +251,19 @@ pub(super) fn copied<O: Operation, F: Format>(
     }
     if F::WIDTH == 64 {
         let (lo, hi) = wave.vgpr_split(index, 2).ok_or(oob(index))?.dst();
-        write_back::<O, F>(&mut io!(&mut *lo, &mut *hi, 0, 0, exec), policy);
+        write_back_gathered::<O, F>(io!(&mut *lo, &mut *hi, 0, 0, exec), gather, policy);
         if let Some((lanes, p)) = plain {
-            write_back::<O, F>(&mut io!(&mut *lo, &mut *hi, 0, 0, lanes), &p);
+            write_back_gathered::<O, F>(io!(&mut *lo, &mut *hi, 0, 0, lanes), gather, &p);
         }
         return Ok(());
     }
     let (keep, shift) = dst_placement::<F>(spec, part);
     let dst = wave.vgpr_lanes_mut(index).ok_or(oob(index))?;
-    write_back::<O, F>(&mut io!(&mut *dst, &mut [], keep, shift, exec), policy);
+    write_back_gathered::<O, F>(io!(&mut *dst, &mut [], keep, shift, exec), gather, policy);
     if let Some((lanes, p)) = plain {
-        write_back::<O, F>(&mut io!(dst, &mut [], keep, shift, lanes), &p);
+        write_back_gathered::<O, F>(io!(dst, &mut [], keep, shift, lanes), gather, &p);
     }
     Ok(())
-}
-
-fn oob_src(index: usize) -> ExecError {
-    ExecError::RegisterOutOfRange {
-        operand: "src0",
-        kind: "vgpr",
-        index,
-        count: NUM_VGPRS,
-    }
 }
 
 /// Test-only: deliberately broken write-backs (per thread), so replay's
