@@ -8,6 +8,8 @@
 //! written. The expected lanes come from the formulas of §11 written out
 //! in each test (or from the independent model in `tests/dpp_model/`).
 
+#![allow(clippy::needless_range_loop)] // lanes are indexed by number, as in the rules
+
 mod dpp_model;
 
 use amdgpu_valu::__testing::execute_with_spec;

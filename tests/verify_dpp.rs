@@ -394,7 +394,7 @@ fn one_case(rng: &mut Rng, counts: &mut Counts) {
 
 #[test]
 fn random_dpp_instructions_match_the_lane_model_and_reference() {
-    let mut rng = Rng(0xd9_9e7e_c5ee_d5);
+    let mut rng = Rng(0xd99e_7ec5_eed5);
     let mut counts = Counts::default();
     for _ in 0..CASES {
         one_case(&mut rng, &mut counts);
