@@ -27,8 +27,7 @@ use crate::wave::{Wave, MAX_LANES};
 pub(crate) struct Plan {
     /// The lanes in the wave.
     lanes: usize,
-    /// The source lane of every lane ([`ZERO_LANE`] for a zero-filled
-    /// lane, its own lane when it is not written).
+    /// The source lane of every lane (its own lane when it reads none).
     src: [u8; MAX_LANES],
     /// Written lanes whose src0 is 0.
     zero: u64,
@@ -40,14 +39,11 @@ pub(crate) struct Plan {
     pub(crate) plain: u64,
 }
 
-/// The source "lane" of a zero-filled lane in [`Plan`]: none of the wave.
-const ZERO_LANE: u8 = MAX_LANES as u8;
-
 impl Plan {
-    /// The source lane of every lane ([`ZERO_LANE`] for a zero-filled
-    /// lane), for [`crate::kernels::GatheredIo`].
-    pub(crate) fn sources(&self) -> &[u8; MAX_LANES] {
-        &self.src
+    /// The source lane of every lane and the zero-filled lanes, for
+    /// [`crate::kernels::GatheredIo`].
+    pub(crate) fn sources(&self) -> (&[u8; MAX_LANES], u64) {
+        (&self.src, self.zero)
     }
 
     /// Replace every lane's src0 words (`lo`, and `hi` for F64: both
@@ -67,8 +63,13 @@ impl Plan {
     #[inline]
     pub(crate) fn gather_from(&self, reg: &[u32], out: &mut [u32]) {
         let reg = &reg[..reg.len().min(self.lanes)];
-        for (o, &s) in out.iter_mut().zip(&self.src) {
-            *o = reg.get(usize::from(s)).copied().unwrap_or(0);
+        for (lane, (o, &s)) in out.iter_mut().zip(&self.src).enumerate() {
+            let zero = self.zero >> lane & 1 != 0;
+            *o = if zero {
+                0
+            } else {
+                reg.get(usize::from(s)).copied().unwrap_or(0)
+            };
         }
     }
 }
@@ -492,16 +493,9 @@ pub(super) fn plan<O: Operation, F: Format>(
 ) -> Result<Plan, ExecError> {
     check::<O, F>(spec, wave, instr, dpp)?;
     let m = masks(spec, wave, instr, dpp)?;
-    let mut src = m.src;
-    // Few lanes are zero-filled: visit only those.
-    let mut zero = m.zero;
-    while zero != 0 {
-        src[zero.trailing_zeros() as usize & (MAX_LANES - 1)] = ZERO_LANE;
-        zero &= zero - 1;
-    }
     let mut plan = Plan {
         lanes: wave.lanes(),
-        src,
+        src: m.src,
         zero: m.zero,
         write: m.read | m.zero,
         plain: 0,

@@ -262,28 +262,30 @@ impl WaveIo<'_> {
 
 /// A [`WaveIo`] whose source words are first gathered across lanes (DPP,
 /// docs/semantics.md §11): lane `i` reads the words of lane `index[i]` of
-/// `io.src_lo` (and `io.src_hi`), or 0 when `index[i]` is 64 or more. The
-/// gather is part of the dispatched call, so it is compiled for the
-/// selected instruction set like the kernel.
+/// `io.src_lo` (and `io.src_hi`), or 0 when bit `i` of `zero` is set or
+/// `index[i]` is 64 or more. The gather is part of the dispatched call, so
+/// it is compiled for the selected instruction set like the kernel.
 #[derive(Debug)]
 pub struct GatheredIo<'a> {
-    /// The source lane of every lane (64 or more: a zero source).
+    /// The source lane of every lane.
     pub index: &'a [u8; 64],
+    /// Lanes whose source is 0.
+    pub zero: u64,
     /// The lanes: `src_lo`/`src_hi` hold the register words by lane before
     /// the gather.
     pub io: WaveIo<'a>,
 }
 
-/// `words[index[i]]` for every lane `i` below `n`, 0 for an index at or
-/// beyond 64 (or beyond `words`).
+/// `words[index[i]]` for every lane `i`, 0 for a lane in `zero` or an
+/// index at or beyond 64 (or beyond `words`).
 #[inline(always)]
-fn gather_words(index: &[u8; 64], words: &[u32], out: &mut [u32; 64]) {
+fn gather_words(index: &[u8; 64], zero: u64, words: &[u32], out: &mut [u32; 64]) {
     let mut all = [0u32; 64];
     let m = words.len().min(64);
     all[..m].copy_from_slice(&words[..m]);
-    for (o, &s) in out.iter_mut().zip(index) {
+    for (i, (o, &s)) in out.iter_mut().zip(index).enumerate() {
         let v = all[usize::from(s) & 63];
-        *o = if s < 64 { v } else { 0 };
+        *o = if s < 64 && zero >> i & 1 == 0 { v } else { 0 };
     }
 }
 
@@ -299,7 +301,14 @@ impl<F: Format> Lanes<F> for GatheredIo<'_> {
     #[inline(always)]
     fn load<O: Operation>(&self, i: usize) -> (F::Lane, i32) {
         let s = usize::from(self.index.get(i).copied().unwrap_or(64));
-        let word = |w: &[u32]| w.get(s).copied().unwrap_or(0);
+        let zero = self.zero.wrapping_shr(i as u32) & 1 != 0;
+        let word = |w: &[u32]| {
+            if zero {
+                0
+            } else {
+                w.get(s).copied().unwrap_or(0)
+            }
+        };
         let hi = if F::WIDTH == 64 {
             word(self.io.src_hi)
         } else {
@@ -321,9 +330,9 @@ impl<F: Format> Lanes<F> for GatheredIo<'_> {
     fn wave<O: Operation, const COMMON: bool, const OUT: bool>(&mut self, p: &LanePolicy<F>) {
         let n = self.io.dst_lo.len().min(64);
         let (mut lo, mut hi) = ([0u32; 64], [0u32; 64]);
-        gather_words(self.index, self.io.src_lo, &mut lo);
+        gather_words(self.index, self.zero, self.io.src_lo, &mut lo);
         if F::WIDTH == 64 {
-            gather_words(self.index, self.io.src_hi, &mut hi);
+            gather_words(self.index, self.zero, self.io.src_hi, &mut hi);
         }
         let mut io = WaveIo {
             src_lo: &lo[..n],
