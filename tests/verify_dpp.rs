@@ -418,3 +418,50 @@ fn random_dpp_instructions_match_the_lane_model_and_reference() {
     );
     assert!(counts.zero_filled > 1000 && counts.skipped > 1000);
 }
+
+/// The form table above (docs/semantics.md §11.1) is the targets' own:
+/// `has_dpp_form` (a cached bit set) agrees with it and with a scan of
+/// `dpp_forms` for every opcode, base encoding and DPP kind.
+#[test]
+fn dpp_forms_match_the_table() {
+    for t in Target::ALL {
+        let spec = t.spec();
+        let table = forms(t);
+        for opcode in [
+            Opcode::FractF16,
+            Opcode::FractF32,
+            Opcode::FractF64,
+            Opcode::LdexpF16,
+            Opcode::LdexpF32,
+            Opcode::LdexpF64,
+        ] {
+            for encoding in [
+                Encoding::Vop1,
+                Encoding::Vop2,
+                Encoding::Vop3,
+                Encoding::Sdwa,
+            ] {
+                for dpp8 in [false, true] {
+                    let e64 = encoding == Encoding::Vop3;
+                    let base_ok = match encoding {
+                        Encoding::Vop1 => !opcode.is_ldexp(),
+                        Encoding::Vop2 => opcode.is_ldexp(),
+                        Encoding::Vop3 => true,
+                        Encoding::Sdwa => false,
+                    };
+                    let want = base_ok && table.contains(&Form { opcode, e64, dpp8 });
+                    let scan = spec
+                        .dpp_forms
+                        .iter()
+                        .any(|f| f.opcode == opcode && f.encoding == encoding && f.dpp8 == dpp8);
+                    let got = spec.has_dpp_form(opcode, encoding, dpp8);
+                    assert_eq!(
+                        (got, scan),
+                        (want, want),
+                        "{t} {opcode:?} {encoding:?} dpp8 {dpp8}"
+                    );
+                }
+            }
+        }
+    }
+}
