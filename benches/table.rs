@@ -20,7 +20,9 @@ use amdgpu_valu::__testing::kernels::{
     run, run_dispatched, Format, Fract, KernelPath, Ldexp, Slices, F16, F32, F64,
 };
 use amdgpu_valu::WaveSize;
-use amdgpu_valu::{execute, Encoding, Instruction, Opcode, Operand, Target, Wave};
+use amdgpu_valu::{
+    execute, Dpp, Dpp16, DppControl, Encoding, Instruction, Opcode, Operand, Target, Wave,
+};
 use common::{Case, Naive};
 
 const LANES: usize = 1 << 22;
@@ -155,7 +157,7 @@ fn bench_op<O: Naive, F: Format>(rows: &mut Vec<Row>) {
 
 /// One wave64 `execute` of `instr` against the bare kernel on the same
 /// lanes, cycling through 32 source registers (2048 distinct inputs).
-fn end_to_end<O: Naive, F: Format>(opcode: Opcode, enc: Encoding) -> (f64, f64) {
+fn end_to_end<O: Naive, F: Format>(opcode: Opcode, enc: Encoding, dpp: Option<Dpp>) -> (f64, f64) {
     const REGS: usize = 32;
     let target = Target::Gfx1201;
     let mut wave =
@@ -189,11 +191,12 @@ fn end_to_end<O: Naive, F: Format>(opcode: Opcode, enc: Encoding) -> (f64, f64) 
     let instrs: Vec<Instruction> = (0..REGS)
         .map(|r| {
             let s = half(base + r * stride);
-            if O::HAS_EXPONENT {
+            let i = if O::HAS_EXPONENT {
                 Instruction::binary(opcode, enc, half(0), s, half(exp_reg))
             } else {
                 Instruction::unary(opcode, enc, half(0), s)
-            }
+            };
+            Instruction { dpp, ..i }
         })
         .collect();
     let calls = LANES / CHUNK;
@@ -281,49 +284,81 @@ fn main() {
     println!("wave64 gfx1201, MODE 0xf0, 64 lanes per call:");
     println!("| instruction | execute ns/call | bare kernel ns/call | execute / bare |");
     println!("|---|---:|---:|---:|");
-    type E2e = fn(Opcode, Encoding) -> (f64, f64);
-    let e2e: [(&str, E2e, Opcode, Encoding); 6] = [
+    type E2e = fn(Opcode, Encoding, Option<Dpp>) -> (f64, f64);
+    // DPP16 (docs/semantics.md §11): row_shr:1 bound_ctrl:1, every lane
+    // written, against the same instruction without DPP.
+    let dpp = Some(Dpp::Dpp16(Dpp16 {
+        bound_ctrl: true,
+        ..Dpp16::new(DppControl::RowShr(1))
+    }));
+    let e2e: [(&str, E2e, Opcode, Encoding, Option<Dpp>); 7] = [
         (
             "v_fract_f16_e32",
             end_to_end::<Fract, F16>,
             Opcode::FractF16,
             Encoding::Vop1,
+            None,
         ),
         (
             "v_fract_f32_e32",
             end_to_end::<Fract, F32>,
             Opcode::FractF32,
             Encoding::Vop1,
+            None,
         ),
         (
             "v_fract_f64_e32",
             end_to_end::<Fract, F64>,
             Opcode::FractF64,
             Encoding::Vop1,
+            None,
         ),
         (
             "v_ldexp_f16_e32",
             end_to_end::<Ldexp, F16>,
             Opcode::LdexpF16,
             Encoding::Vop2,
+            None,
         ),
         (
             "v_ldexp_f32_e64",
             end_to_end::<Ldexp, F32>,
             Opcode::LdexpF32,
             Encoding::Vop3,
+            None,
         ),
         (
             "v_ldexp_f64_e64",
             end_to_end::<Ldexp, F64>,
             Opcode::LdexpF64,
             Encoding::Vop3,
+            None,
+        ),
+        (
+            "v_fract_f32_dpp row_shr:1 bound_ctrl:1",
+            end_to_end::<Fract, F32>,
+            Opcode::FractF32,
+            Encoding::Vop1,
+            dpp,
         ),
     ];
-    for (name, run, opcode, enc) in e2e {
+    let mut fract32 = (f64::NAN, f64::NAN);
+    for (name, run, opcode, enc, dpp) in e2e {
         if wanted(name) {
-            let (e, b) = run(opcode, enc);
+            let (e, b) = run(opcode, enc, dpp);
             println!("| {name} | {e:.1} | {b:.1} | {:.2} |", e / b);
+            match name {
+                "v_fract_f32_e32" => fract32.0 = e,
+                n if n.starts_with("v_fract_f32_dpp") => fract32.1 = e,
+                _ => {}
+            }
         }
+    }
+    if !fract32.0.is_nan() && !fract32.1.is_nan() {
+        println!();
+        println!(
+            "DPP16 / non-DPP v_fract_f32 execute, wave64, this run: {:.2}x (goal: within 1.5x)",
+            fract32.1 / fract32.0
+        );
     }
 }

@@ -323,3 +323,36 @@ fn a_closed_stdout_is_an_error_not_a_panic() {
         assert_ne!(out.status.code(), Some(101), "{args:?}: {stderr}");
     }
 }
+
+#[test]
+#[ignore = "needs the DPP assembler from the dpp-asm branch"]
+fn eval_lists_the_dpp_lanes() {
+    // row_shr:1 with lane 4 inactive on gfx1100: lane 0 is out of range
+    // (bound_ctrl clear), lane 5 reads inactive lane 4 without fi.
+    let o = run(&[
+        "eval",
+        "--target",
+        "gfx1100",
+        "--exec",
+        "0xffffffef",
+        "v_fract_f32_dpp v0, v1 row_shr:1 row_mask:0xf bank_mask:0xf",
+        "v0=0xdeadbeef",
+        "v1=0x3f000000",
+    ]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(out.contains("dpp lanes:"), "{out}");
+    assert!(
+        out.contains("  lane 0  not written: source out of range and bound_ctrl is 0"),
+        "{out}"
+    );
+    assert!(out.contains("  lane 1  src0 from lane 0"), "{out}");
+    assert!(
+        out.contains("  lane 5  not written: source lane 4 is inactive (fi:0) and bound_ctrl is 0"),
+        "{out}"
+    );
+    assert!(
+        out.contains("  dpp       lane 1: src0 from lane 0"),
+        "{out}"
+    );
+}

@@ -297,3 +297,67 @@ pub enum Dpp {
         fi: bool,
     },
 }
+
+/// What DPP made of one lane at execution (docs/semantics.md §11): where
+/// its src0 came from, or why its destination was not written. Built by
+/// the executor's lane plan; [`crate::explain::dpp_lanes`] returns it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DppLane {
+    /// src0 is the raw value of `lane`, an active lane (or the lane's own
+    /// value under an identity control).
+    Read {
+        /// The source lane.
+        lane: u8,
+    },
+    /// src0 is the raw value of `lane`, an inactive lane: fetched because
+    /// FI is set, or because the target reads inactive lanes
+    /// (`dpp.inactive_source: read`).
+    ReadInactive {
+        /// The inactive source lane.
+        lane: u8,
+    },
+    /// src0 is 0 (then ABS/NEG and the operation) and the lane is written.
+    Zero(DppZero),
+    /// The lane is not written: its destination keeps every bit.
+    NotWritten(DppSkip),
+}
+
+/// Why a written lane's src0 is 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DppZero {
+    /// The source lane is out of range and BOUND_CTRL is set.
+    OutOfRange,
+    /// The source lane (in range) is inactive, with FI clear: BOUND_CTRL
+    /// is set (`dpp.inactive_source: bound_ctrl`), the target reads 0
+    /// (`dpp.inactive_source: zero`), or DPP8 without FI reads 0.
+    Inactive {
+        /// The inactive source lane.
+        lane: u8,
+    },
+}
+
+/// Why a lane is not written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DppSkip {
+    /// EXEC is 0 for the lane.
+    Exec,
+    /// ROW_MASK bit `lane >> 4` is 0.
+    RowMask,
+    /// BANK_MASK bit `(lane >> 2) & 3` is 0.
+    BankMask,
+    /// The source lane is out of range and BOUND_CTRL is clear.
+    OutOfRange,
+    /// The source lane is inactive, FI is clear and BOUND_CTRL is clear
+    /// (`dpp.inactive_source: bound_ctrl`).
+    Inactive {
+        /// The inactive source lane.
+        lane: u8,
+    },
+}
+
+impl DppLane {
+    /// Whether the lane's destination is written.
+    pub fn written(self) -> bool {
+        !matches!(self, DppLane::NotWritten(_))
+    }
+}

@@ -77,6 +77,14 @@ pub enum ExecError {
         /// What is wrong.
         reason: String,
     },
+    /// A DPP instruction the target cannot run (docs/semantics.md §11): no
+    /// such DPP form, a DPP_CTRL the target does not have (under
+    /// `dpp.reserved_ctrl: error`), DPP with a source the DPP word cannot
+    /// name, or a DPP open point whose switch says error.
+    InvalidDpp {
+        /// What is wrong.
+        reason: String,
+    },
     /// An instruction was run as another operation or format than its
     /// opcode's (an internal consistency check; [`crate::execute`] never
     /// returns it for a well-formed request).
@@ -135,6 +143,7 @@ impl fmt::Display for ExecError {
             }
             ExecError::InvalidOperand { operand, reason } => write!(f, "{operand}: {reason}"),
             ExecError::InvalidModifier { reason } => write!(f, "{reason}"),
+            ExecError::InvalidDpp { reason } => write!(f, "dpp: {reason}"),
             ExecError::OperationMismatch {
                 opcode,
                 operation,

@@ -22,9 +22,11 @@
 //! ```
 
 pub use crate::display::value;
+use crate::dpp::{Dpp, DppControl, DppLane, DppSkip, DppZero};
 use crate::error::ExecError;
 use crate::exec;
 use crate::instr::Instruction;
+use crate::instr::{Operand, Part};
 use crate::kernels::classify::{classify_fract, classify_ldexp, FractCase, LdexpCase, Rounding};
 use crate::kernels::format::{is_nan, is_subnormal};
 use crate::kernels::fract::fract_rounded;
@@ -32,7 +34,7 @@ use crate::kernels::lane::Lane;
 use crate::kernels::ldexp::ldexp_rounded;
 use crate::kernels::modifiers::{apply_clamp, apply_omod, flush_input, source_modifiers};
 use crate::kernels::{Format, FormatKind, LanePolicy, Omod, OmodDecision, Policy, F16, F32, F64};
-use crate::target::Target;
+use crate::target::{DppInactiveSource, DppZeroFill, Target, TargetSpec};
 use crate::wave::Wave;
 
 /// One decision of one lane, tagged with the step of the order of
@@ -70,6 +72,10 @@ impl Explanation {
 /// decision from MODE, the sources, flushes, rounding, OMOD and CLAMP. Call
 /// it before [`crate::execute`], on the wave execute will read. Errors as
 /// `execute`'s, and for a lane beyond the wave.
+///
+/// For a DPP instruction a `dpp` step says where the lane's src0 came from
+/// ([`dpp_lanes`]); a lane DPP does not write is explained by that step
+/// alone, and its result is the destination's unchanged bits.
 pub fn explain(
     target: Target,
     wave: &Wave,
@@ -80,6 +86,118 @@ pub fn explain(
         FormatKind::F16 => explain_format::<F16>(target, wave, instr, lane),
         FormatKind::F32 => explain_format::<F32>(target, wave, instr, lane),
         FormatKind::F64 => explain_format::<F64>(target, wave, instr, lane),
+    }
+}
+
+/// One lane of a DPP instruction: what DPP made of it, and that in words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DppLaneReport {
+    /// The lane.
+    pub lane: usize,
+    /// Where its src0 came from, or why it was not written.
+    pub plan: DppLane,
+    /// The same in words: `src0 from lane 3`, `src0 = 0: source out of
+    /// range, zero-filled by bound_ctrl`, `not written: row_mask bit 1 is
+    /// 0`, ...
+    pub text: String,
+}
+
+/// Every lane of a DPP `instr` on `wave` (docs/semantics.md §11): where
+/// its src0 came from (lane number, zero-filled, fetched inactive) or why
+/// it is not written (EXEC, row or bank mask, out of range, inactive
+/// source). Empty for an instruction without DPP. Errors as
+/// [`crate::execute`]'s.
+///
+/// ```
+/// use amdgpu_valu::explain::dpp_lanes;
+/// use amdgpu_valu::*;
+///
+/// let t = Target::Gfx1100;
+/// let dpp = Dpp16 { bound_ctrl: true, ..Dpp16::new(DppControl::RowShr(1)) };
+/// let instr = Instruction::unary(Opcode::FractF32, Encoding::Vop1, Operand::v(0), Operand::v(1))
+///     .with_dpp(Dpp::Dpp16(dpp));
+/// let mut wave = Wave::for_target(t);
+/// wave.set_exec(!0b100);
+/// let lanes = dpp_lanes(t, &wave, &instr)?;
+/// assert_eq!(lanes[0].text, "src0 = 0: source out of range, zero-filled by bound_ctrl");
+/// assert_eq!(lanes[1].text, "src0 from lane 0");
+/// assert_eq!(lanes[2].text, "not written: EXEC is 0");
+/// assert_eq!(lanes[3].text, "src0 = 0: source lane 2 is inactive (fi:0), zero-filled by bound_ctrl");
+/// # Ok::<(), ExecError>(())
+/// ```
+pub fn dpp_lanes(
+    target: Target,
+    wave: &Wave,
+    instr: &Instruction,
+) -> Result<Vec<DppLaneReport>, ExecError> {
+    let spec = target.spec();
+    let (Some(plan), Some(dpp)) = (exec::dpp_lanes(spec, wave, instr)?, instr.dpp) else {
+        return Ok(Vec::new());
+    };
+    Ok(plan
+        .iter()
+        .take(wave.lanes())
+        .enumerate()
+        .map(|(lane, &p)| DppLaneReport {
+            lane,
+            plan: p,
+            text: dpp_text(spec, instr, dpp, lane, p),
+        })
+        .collect())
+}
+
+/// What DPP made of `lane`, in words.
+fn dpp_text(spec: &TargetSpec, instr: &Instruction, dpp: Dpp, lane: usize, p: DppLane) -> String {
+    let (dpp8, fi) = match dpp {
+        Dpp::Dpp8 { fi, .. } => (true, fi),
+        Dpp::Dpp16(d) => (false, d.fi && spec.dpp.fi.value),
+    };
+    let controls = if instr.opcode.format() == FormatKind::F64 {
+        spec.dpp.f64_controls.value
+    } else {
+        spec.dpp.controls.value
+    };
+    let identity = match dpp {
+        Dpp::Dpp16(d) => !DppControl::from_code(d.ctrl.code()).legal_in(controls),
+        Dpp::Dpp8 { .. } => false,
+    };
+    match p {
+        DppLane::Read { lane: l } if identity => format!(
+            "src0 from lane {l} (dpp_ctrl is not a control of {}: run as identity, dpp.reserved_ctrl)",
+            spec.target
+        ),
+        DppLane::Read { lane: l } => format!("src0 from lane {l}"),
+        DppLane::ReadInactive { lane: l } if fi => {
+            format!("src0 from lane {l}, inactive, fetched by fi:1")
+        }
+        DppLane::ReadInactive { lane: l } => format!(
+            "src0 from lane {l}, inactive, fetched (dpp.inactive_source: read)"
+        ),
+        DppLane::Zero(DppZero::OutOfRange) => {
+            "src0 = 0: source out of range, zero-filled by bound_ctrl".into()
+        }
+        DppLane::Zero(DppZero::Inactive { lane: l }) if dpp8 => {
+            format!("src0 = 0: source lane {l} is inactive, DPP8 without fi reads 0")
+        }
+        DppLane::Zero(DppZero::Inactive { lane: l }) => {
+            if spec.dpp.inactive_source.value == DppInactiveSource::Zero {
+                format!("src0 = 0: source lane {l} is inactive (fi:0), read as 0 (dpp.inactive_source: zero)")
+            } else {
+                format!("src0 = 0: source lane {l} is inactive (fi:0), zero-filled by bound_ctrl")
+            }
+        }
+        DppLane::NotWritten(why) => {
+            let why = match why {
+                DppSkip::Exec => "EXEC is 0".to_string(),
+                DppSkip::RowMask => format!("row_mask bit {} is 0", lane >> 4),
+                DppSkip::BankMask => format!("bank_mask bit {} is 0", lane >> 2 & 3),
+                DppSkip::OutOfRange => "source out of range and bound_ctrl is 0".into(),
+                DppSkip::Inactive { lane: l } => {
+                    format!("source lane {l} is inactive (fi:0) and bound_ctrl is 0")
+                }
+            };
+            format!("not written: {why}")
+        }
     }
 }
 
@@ -115,7 +233,27 @@ fn explain_format<F: Format>(
 ) -> Result<Explanation, ExecError> {
     let spec = target.spec();
     let (src, exp) = exec::lane_sources::<F>(spec, wave, instr, lane)?;
-    let p = exec::policy::<F>(spec, wave, instr);
+    let mut p = exec::policy::<F>(spec, wave, instr);
+    // DPP: the lane's source, or why it is not written.
+    let mut dpp_step = None;
+    if let (Some(plan), Some(dpp)) = (exec::dpp_lanes(spec, wave, instr)?, instr.dpp) {
+        let lp = plan[lane];
+        let text = dpp_text(spec, instr, dpp, lane, lp);
+        if !lp.written() {
+            return Ok(unwritten::<F>(spec, wave, instr, lane, text));
+        }
+        if matches!(lp, DppLane::Zero(_))
+            && spec.dpp.zero_fill.value == DppZeroFill::PositiveZero
+            && (p.abs || p.neg)
+        {
+            p = exec::dpp::plain_policy::<F>(spec, wave, instr);
+            dpp_step = Some(format!(
+                "lane {lane}: {text}; +0 whatever ABS/NEG (dpp.zero_fill: positive_zero)"
+            ));
+        } else {
+            dpp_step = Some(format!("lane {lane}: {text}"));
+        }
+    }
     // The result bits come from the kernel's own steps, one at a time; the
     // words from `classify`.
     let lp = LanePolicy::<F>::new(&p);
@@ -155,6 +293,9 @@ fn explain_format<F: Format>(
         m += &format!("; FP16_OVFL={}", u8::from(mode.fp16_ovfl()));
     }
     ex.say("mode", m);
+    if let Some(t) = dpp_step {
+        ex.say("dpp", t);
+    }
 
     // Source modifiers and the input flush.
     let modded = step(source_modifiers::<F>, src);
@@ -301,6 +442,38 @@ fn explain_format<F: Format>(
     ex.result = clamped;
     ex.say("result", show::<F>(clamped));
     Ok(ex)
+}
+
+/// The explanation of a lane DPP does not write: the destination keeps
+/// its bits, which are the result.
+fn unwritten<F: Format>(
+    spec: &TargetSpec,
+    wave: &Wave,
+    instr: &Instruction,
+    lane: usize,
+    text: String,
+) -> Explanation {
+    let mut ex = Explanation::default();
+    ex.say("dpp", format!("lane {lane}: {text}"));
+    let bits = match instr.dst {
+        Operand::Vgpr { index, part } => {
+            let index = usize::from(index);
+            let lo = u64::from(wave.vgpr(index, lane).unwrap_or(0));
+            match F::KIND {
+                FormatKind::F64 => lo | u64::from(wave.vgpr(index + 1, lane).unwrap_or(0)) << 32,
+                FormatKind::F32 => lo,
+                FormatKind::F16 if spec.true16.value && part == Part::Hi => lo >> 16,
+                FormatKind::F16 => lo & 0xffff,
+            }
+        }
+        _ => 0,
+    };
+    ex.result = bits;
+    ex.say(
+        "result",
+        format!("unchanged: the destination keeps {}", show::<F>(bits)),
+    );
+    ex
 }
 
 fn nan_text(p: &Policy) -> &'static str {

@@ -107,7 +107,7 @@ mod wave;
 #[allow(missing_docs, clippy::all)]
 mod generated;
 
-pub use dpp::{Dpp, Dpp16, DppControl, DppControlKind, DppControls};
+pub use dpp::{Dpp, Dpp16, DppControl, DppControlKind, DppControls, DppLane, DppSkip, DppZero};
 pub use error::ExecError;
 pub use instr::{
     DstUnused, Encoding, FloatConst, Instruction, Opcode, Operand, Part, ScalarReg, Sdwa, SdwaSel,

@@ -565,9 +565,14 @@ fn eval(
         });
     }
     let mut wave: Wave = prepare_wave(target, mode, &inputs)?;
-    let lane = (0..wave.lanes())
-        .find(|&l| wave.lane_active(l))
-        .unwrap_or(0);
+    // DPP: every lane's source; the lane explained is the first written.
+    let dpp = amdgpu_valu::explain::dpp_lanes(target, &wave, &instr).map_err(|e| e.to_string())?;
+    let lane = match dpp.iter().find(|l| l.plan.written()) {
+        Some(l) => l.lane,
+        None => (0..wave.lanes())
+            .find(|&l| wave.lane_active(l))
+            .unwrap_or(0),
+    };
     let explanation = explain(target, &wave, &instr, lane).map_err(|e| e.to_string())?;
     let before = wave.clone();
     amdgpu_valu::execute(target, &mut wave, &instr).map_err(|e| e.to_string())?;
@@ -640,6 +645,23 @@ fn eval(
     }
 
     if json {
+        // "dpp": one entry per lane, only for a DPP instruction.
+        let dpp_json = if dpp.is_empty() {
+            String::new()
+        } else {
+            let lanes: Vec<String> = dpp
+                .iter()
+                .map(|l| {
+                    format!(
+                        "{{\"lane\":{},\"written\":{},\"text\":{}}}",
+                        l.lane,
+                        l.plan.written(),
+                        json_str(&l.text)
+                    )
+                })
+                .collect();
+            format!(",\"dpp\":[{}]", lanes.join(","))
+        };
         let regs: Vec<String> = changes
             .iter()
             .map(|(n, b, a, d)| {
@@ -662,12 +684,13 @@ fn eval(
             })
             .collect();
         out!(
-            "{{\"target\":{},\"mode\":\"{mode:#010x}\",\"instruction\":{},\"lane\":{lane},\"result\":\"{:#x}\",\"changed\":[{}],\"explanation\":[{}]}}",
+            "{{\"target\":{},\"mode\":\"{mode:#010x}\",\"instruction\":{},\"lane\":{lane},\"result\":\"{:#x}\",\"changed\":[{}],\"explanation\":[{}]{}}}",
             json_str(target.name()),
             json_str(text),
             explanation.result,
             regs.join(","),
-            steps.join(",")
+            steps.join(","),
+            dpp_json
         );
         return Ok(ExitCode::SUCCESS);
     }
@@ -684,6 +707,13 @@ fn eval(
             out!("{name} = {after:#0width$x}");
         } else {
             out!("{name} = {after:#0width$x}  ({desc})");
+        }
+    }
+    if !dpp.is_empty() {
+        out!();
+        out!("dpp lanes:");
+        for l in &dpp {
+            out!("  lane {:<2} {}", l.lane, l.text);
         }
     }
     out!();

@@ -6,7 +6,7 @@
 
 use core::fmt;
 use core::str::FromStr;
-use core::sync::atomic::{AtomicU32, Ordering};
+use core::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
 use crate::dpp::DppControls;
 use crate::error::ExecError;
@@ -416,11 +416,35 @@ impl TargetSpec {
     }
 
     /// Whether the target has `opcode` in `encoding` with DPP16 (`dpp8`
-    /// false) or DPP8.
+    /// false) or DPP8: from a per-target bit set computed once for the
+    /// generated specs (a scan for any other spec), as [`TargetSpec::has_form`].
+    #[inline]
     pub fn has_dpp_form(&self, opcode: Opcode, encoding: Encoding, dpp8: bool) -> bool {
-        self.dpp_forms
-            .iter()
-            .any(|f| f.opcode == opcode && f.encoding == encoding && f.dpp8 == dpp8)
+        /// Bit `2 * (4 * opcode + encoding) + dpp8` per form, bit 63 once
+        /// computed.
+        static MASKS: [AtomicU64; Target::ALL.len()] =
+            [const { AtomicU64::new(0) }; Target::ALL.len()];
+        let bit = |opcode: Opcode, encoding: Encoding, dpp8: bool| {
+            1u64 << (2 * (4 * opcode as u32 + encoding as u32) + u32::from(dpp8))
+        };
+        let scan = || {
+            self.dpp_forms
+                .iter()
+                .any(|f| f.opcode == opcode && f.encoding == encoding && f.dpp8 == dpp8)
+        };
+        if !core::ptr::eq(self, self.target.spec()) {
+            return scan();
+        }
+        let slot = &MASKS[self.target as usize];
+        let mut mask = slot.load(Ordering::Relaxed);
+        if mask == 0 {
+            mask = self
+                .dpp_forms
+                .iter()
+                .fold(1 << 63, |m, f| m | bit(f.opcode, f.encoding, f.dpp8));
+            slot.store(mask, Ordering::Relaxed);
+        }
+        mask & bit(opcode, encoding, dpp8) != 0
     }
 
     /// Whether the target can run a wave of `size` lanes.

@@ -8,6 +8,7 @@
 //! [`ExecError`]), [`operands`] reads the sources of every lane, [`write`]
 //! runs the kernel and merges the results into the destination.
 
+pub(crate) mod dpp;
 mod operands;
 mod write;
 
@@ -20,7 +21,7 @@ use crate::asm::Slot;
 use crate::error::ExecError;
 use crate::instr::{Encoding, Instruction, Operand, Part};
 use crate::kernels::{Format, Modifiers, Policy};
-use crate::kernels::{Operation, WaveIo};
+use crate::kernels::{Fract, Ldexp, Operation, WaveIo};
 use crate::target::TargetSpec;
 use crate::validate::{Rule, Violation, E32_HALF_VGPRS};
 use crate::wave::{Wave, MAX_LANES, NUM_SGPRS, NUM_VGPRS};
@@ -48,14 +49,23 @@ pub fn execute<O: Operation, F: Format>(
             format: F::KIND,
         });
     }
+    if let Some(d) = instr.dpp {
+        // DPP: its own checks, then the lane plan gathers the staged src0.
+        let policy = policy::<F>(spec, wave, instr);
+        let plan = dpp::plan::<O, F>(spec, wave, instr, d)?;
+        if direct::<O, F>(spec, wave, instr, &policy, Some(&plan)) {
+            return Ok(());
+        }
+        return copied::<O, F>(spec, wave, instr, &policy, Some(&plan));
+    }
     if !plainly_valid::<O, F>(spec, wave, instr) {
         validate(spec, wave, instr)?;
     }
     let policy = policy::<F>(spec, wave, instr);
-    if direct::<O, F>(spec, wave, instr, &policy) {
+    if direct::<O, F>(spec, wave, instr, &policy, None) {
         return Ok(());
     }
-    copied::<O, F>(spec, wave, instr, &policy)
+    copied::<O, F>(spec, wave, instr, &policy, None)
 }
 
 /// A quick check, with few branches, that accepts the common shapes
@@ -116,6 +126,15 @@ pub fn lane_sources<F: Format>(
     let (mut lo, mut hi) = ([0u32; MAX_LANES], [0u32; MAX_LANES]);
     let wide = if F::WIDTH == 64 { lanes } else { 0 };
     let shift = read_float_source::<F>(spec, wave, instr, &mut lo[..lanes], &mut hi[..wide])?;
+    if let Some(d) = instr.dpp {
+        // The source lane's raw words, or 0 (docs/semantics.md §11).
+        let plan = if instr.opcode.is_ldexp() {
+            dpp::plan::<Ldexp, F>(spec, wave, instr, d)?
+        } else {
+            dpp::plan::<Fract, F>(spec, wave, instr, d)?
+        };
+        plan.gather(&mut lo[..lanes], &mut hi[..wide]);
+    }
     let src = WaveIo::source::<F>(lo[lane], hi[lane], shift);
     let exp = match instr.src1 {
         Some(src1) => {
@@ -126,6 +145,30 @@ pub fn lane_sources<F: Format>(
         None => 0,
     };
     Ok((src, exp))
+}
+
+/// What DPP makes of every lane of `wave` (the first `wave.lanes()`
+/// entries) for `instr`, after the same checks as [`execute`]; `None`
+/// without DPP.
+pub(crate) fn dpp_lanes(
+    spec: &TargetSpec,
+    wave: &Wave,
+    instr: &Instruction,
+) -> Result<Option<[crate::dpp::DppLane; MAX_LANES]>, ExecError> {
+    use crate::kernels::FormatKind as K;
+    use crate::kernels::{F16, F32, F64};
+    let Some(d) = instr.dpp else {
+        return Ok(None);
+    };
+    match (instr.opcode.is_ldexp(), instr.opcode.format()) {
+        (false, K::F16) => dpp::check::<Fract, F16>(spec, wave, instr, d),
+        (false, K::F32) => dpp::check::<Fract, F32>(spec, wave, instr, d),
+        (false, K::F64) => dpp::check::<Fract, F64>(spec, wave, instr, d),
+        (true, K::F16) => dpp::check::<Ldexp, F16>(spec, wave, instr, d),
+        (true, K::F32) => dpp::check::<Ldexp, F32>(spec, wave, instr, d),
+        (true, K::F64) => dpp::check::<Ldexp, F64>(spec, wave, instr, d),
+    }?;
+    dpp::lane_plan(spec, wave, instr, d).map(Some)
 }
 
 /// The policy of `instr` under the wave's MODE.

@@ -1,12 +1,13 @@
 //! Write-back: where a result goes in its destination register and the
 //! kernel run over the wave that puts it there (docs/semantics.md §3).
 
+use super::dpp::Plan;
 use super::operands::{half_shift, read_exponent, read_float_source};
 use super::{invalid, missing_src1};
 use crate::error::ExecError;
 use crate::instr::{DstUnused, Instruction, Operand, Part, SdwaSel};
 use crate::kernels::scaled::ScaledBeforeRounding;
-use crate::kernels::{run_dispatched, Operation, WaveIo};
+use crate::kernels::{run_dispatched, GatheredIo, Operation, WaveIo};
 use crate::kernels::{Format, FormatKind, Omod, Policy};
 use crate::target::{F16DstHigh, SdwaF16DwordDst, SdwaF16Output, TargetSpec};
 use crate::wave::{Wave, MAX_LANES, NUM_VGPRS};
@@ -31,14 +32,21 @@ fn dst_placement<F: Format>(spec: &TargetSpec, part: Part) -> (u32, u32) {
 
 /// The common case without copies: VGPR sources that are not destination
 /// registers, no SDWA. The kernel reads the sources in the register file
-/// and writes the destination in place. False, touching nothing, when the
-/// instruction is not of that shape.
+/// and writes the destination in place. With a DPP `plan` the kernel call
+/// gathers src0 across lanes first and writes the plan's lanes. False,
+/// touching nothing, when the instruction is not of that shape (a DPP
+/// instruction without its plan, or whose zero-filled lanes need their own
+/// policy).
 pub(super) fn direct<O: Operation, F: Format>(
     spec: &TargetSpec,
     wave: &mut Wave,
     instr: &Instruction,
     policy: &Policy,
+    plan: Option<&Plan>,
 ) -> bool {
+    if instr.dpp.is_some() != plan.is_some() || plan.is_some_and(|p| p.plain != 0) {
+        return false;
+    }
     let (
         None,
         Operand::Vgpr {
@@ -58,7 +66,7 @@ pub(super) fn direct<O: Operation, F: Format>(
         (true, Some(Operand::Vgpr { index, part })) => Some((usize::from(index), part)),
         (true, _) => return false,
     };
-    let exec = wave.exec();
+    let exec = plan.map_or(wave.exec(), |p| p.write);
     let (keep, dst_shift) = dst_placement::<F>(spec, dst_part);
     let wide = F::WIDTH == 64;
     let Some(split) = wave.vgpr_split(usize::from(dst), if wide { 2 } else { 1 }) else {
@@ -83,8 +91,8 @@ pub(super) fn direct<O: Operation, F: Format>(
         },
     };
     let (dst_lo, dst_hi) = split.dst();
-    write_back::<O, F>(
-        &mut WaveIo {
+    write_back_gathered::<O, F>(
+        WaveIo {
             src_lo,
             src_hi,
             src_shift: half_shift::<F>(src_part),
@@ -96,6 +104,7 @@ pub(super) fn direct<O: Operation, F: Format>(
             dst_shift,
             exec,
         },
+        plan.map(Plan::sources),
         policy,
     );
     true
@@ -112,18 +121,37 @@ fn write_back<O: Operation, F: Format>(io: &mut WaveIo<'_>, policy: &Policy) {
     run_dispatched::<O, F, _>(io, policy);
 }
 
+/// [`write_back`], with src0 first gathered across lanes by `gather` (DPP)
+/// inside the dispatched call.
+#[inline(always)]
+fn write_back_gathered<O: Operation, F: Format>(
+    mut io: WaveIo<'_>,
+    gather: Option<(&[u8; MAX_LANES], u64)>,
+    policy: &Policy,
+) {
+    let Some((index, zero)) = gather else {
+        return write_back::<O, F>(&mut io, policy);
+    };
+    #[cfg(test)]
+    fault::apply(&mut io);
+    run_dispatched::<O, F, _>(&mut GatheredIo { index, zero, io }, policy);
+}
+
 /// Every other case: the operands are read into per-lane words on the
 /// stack first (the destination may be one of the sources; scalars,
-/// constants and SDWA selections are expanded per lane).
+/// constants and SDWA selections are expanded per lane). With a DPP `plan`
+/// the staged src0 words are gathered from their source lanes, and the
+/// plan's written lanes are the write-back's `exec`.
 #[inline(never)]
 pub(super) fn copied<O: Operation, F: Format>(
     spec: &TargetSpec,
     wave: &mut Wave,
     instr: &Instruction,
     policy: &Policy,
+    plan: Option<&Plan>,
 ) -> Result<(), ExecError> {
     let lanes = wave.lanes();
-    let exec = wave.exec();
+    let mut exec = wave.exec();
 
     // Fixed-size buffers on the stack: no allocation per instruction. The
     // sources are copied out of the register file because the destination
@@ -134,6 +162,18 @@ pub(super) fn copied<O: Operation, F: Format>(
     let mut exp = [0u32; MAX_LANES];
     let src_shift =
         read_float_source::<F>(spec, wave, instr, &mut src_lo[..lanes], &mut src_hi[..wide])?;
+    // DPP: the kernel call gathers src0 from its source lanes (the words
+    // above, by lane); lanes whose zero-filled src0 skips ABS/NEG run
+    // separately.
+    let mut plain = None;
+    let gather = plan.map(Plan::sources);
+    if let Some(plan) = plan {
+        exec = plan.write;
+        if plan.plain != 0 {
+            exec &= !plan.plain;
+            plain = Some((plan.plain, super::dpp::plain_policy::<F>(spec, wave, instr)));
+        }
+    }
     let (exp, exp_shift) = if O::HAS_EXPONENT {
         let Some(src1) = instr.src1 else {
             return Err(missing_src1());
@@ -153,18 +193,23 @@ pub(super) fn copied<O: Operation, F: Format>(
         index,
         count: NUM_VGPRS,
     };
-    let io = |dst_lo, dst_hi, dst_keep, dst_shift, exec| WaveIo {
-        src_lo: &src_lo[..lanes],
-        src_hi: &src_hi[..wide],
-        src_shift,
-        exp,
-        exp_shift,
-        dst_lo,
-        dst_hi,
-        dst_keep,
-        dst_shift,
-        exec,
-    };
+    // A macro, not a closure: the DPP plan writes one destination twice.
+    macro_rules! io {
+        ($dst_lo:expr, $dst_hi:expr, $dst_keep:expr, $dst_shift:expr, $exec:expr) => {
+            WaveIo {
+                src_lo: &src_lo[..lanes],
+                src_hi: &src_hi[..wide],
+                src_shift,
+                exp,
+                exp_shift,
+                dst_lo: $dst_lo,
+                dst_hi: $dst_hi,
+                dst_keep: $dst_keep,
+                dst_shift: $dst_shift,
+                exec: $exec,
+            }
+        };
+    }
 
     if let Some(sdwa) = instr.sdwa {
         // The results of every lane first, then the dst_sel merge of the
@@ -183,7 +228,7 @@ pub(super) fn copied<O: Operation, F: Format>(
             }
         } else {
             run_dispatched::<O, F, _>(
-                &mut io(&mut out[..lanes], &mut out_hi[..wide], 0, 0, u64::MAX),
+                &mut io!(&mut out[..lanes], &mut out_hi[..wide], 0, 0, u64::MAX),
                 policy,
             );
         }
@@ -206,12 +251,18 @@ pub(super) fn copied<O: Operation, F: Format>(
     }
     if F::WIDTH == 64 {
         let (lo, hi) = wave.vgpr_split(index, 2).ok_or(oob(index))?.dst();
-        write_back::<O, F>(&mut io(lo, hi, 0, 0, exec), policy);
+        write_back_gathered::<O, F>(io!(&mut *lo, &mut *hi, 0, 0, exec), gather, policy);
+        if let Some((lanes, p)) = plain {
+            write_back_gathered::<O, F>(io!(&mut *lo, &mut *hi, 0, 0, lanes), gather, &p);
+        }
         return Ok(());
     }
     let (keep, shift) = dst_placement::<F>(spec, part);
     let dst = wave.vgpr_lanes_mut(index).ok_or(oob(index))?;
-    write_back::<O, F>(&mut io(dst, &mut [], keep, shift, exec), policy);
+    write_back_gathered::<O, F>(io!(&mut *dst, &mut [], keep, shift, exec), gather, policy);
+    if let Some((lanes, p)) = plain {
+        write_back_gathered::<O, F>(io!(dst, &mut [], keep, shift, lanes), gather, &p);
+    }
     Ok(())
 }
 

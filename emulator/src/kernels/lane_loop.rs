@@ -260,6 +260,96 @@ impl WaveIo<'_> {
     }
 }
 
+/// A [`WaveIo`] whose source words are first gathered across lanes (DPP,
+/// docs/semantics.md §11): lane `i` reads the words of lane `index[i]` of
+/// `io.src_lo` (and `io.src_hi`), or 0 when bit `i` of `zero` is set or
+/// `index[i]` is 64 or more. The gather is part of the dispatched call, so
+/// it is compiled for the selected instruction set like the kernel.
+#[derive(Debug)]
+pub struct GatheredIo<'a> {
+    /// The source lane of every lane.
+    pub index: &'a [u8; 64],
+    /// Lanes whose source is 0.
+    pub zero: u64,
+    /// The lanes: `src_lo`/`src_hi` hold the register words by lane before
+    /// the gather.
+    pub io: WaveIo<'a>,
+}
+
+/// `words[index[i]]` for every lane `i`, 0 for a lane in `zero` or an
+/// index at or beyond 64 (or beyond `words`).
+#[inline(always)]
+fn gather_words(index: &[u8; 64], zero: u64, words: &[u32], out: &mut [u32; 64]) {
+    let mut all = [0u32; 64];
+    let m = words.len().min(64);
+    all[..m].copy_from_slice(&words[..m]);
+    for (i, (o, &s)) in out.iter_mut().zip(index).enumerate() {
+        let v = all[usize::from(s) & 63];
+        *o = if s < 64 && zero >> i & 1 == 0 { v } else { 0 };
+    }
+}
+
+impl<F: Format> Lanes<F> for GatheredIo<'_> {
+    #[inline(always)]
+    fn count(&self) -> usize {
+        <WaveIo<'_> as Lanes<F>>::count(&self.io)
+    }
+    #[inline(always)]
+    fn active(&self, i: usize) -> bool {
+        <WaveIo<'_> as Lanes<F>>::active(&self.io, i)
+    }
+    #[inline(always)]
+    fn load<O: Operation>(&self, i: usize) -> (F::Lane, i32) {
+        let s = usize::from(self.index.get(i).copied().unwrap_or(64));
+        let zero = self.zero.wrapping_shr(i as u32) & 1 != 0;
+        let word = |w: &[u32]| {
+            if zero {
+                0
+            } else {
+                w.get(s).copied().unwrap_or(0)
+            }
+        };
+        let hi = if F::WIDTH == 64 {
+            word(self.io.src_hi)
+        } else {
+            0
+        };
+        let src = WaveIo::source::<F>(word(self.io.src_lo), hi, self.io.src_shift);
+        let exp = if O::HAS_EXPONENT {
+            WaveIo::exponent::<F>(self.io.exp[i], self.io.exp_shift)
+        } else {
+            0
+        };
+        (F::Lane::from_u64(src), exp)
+    }
+    #[inline(always)]
+    fn store(&mut self, i: usize, r: F::Lane) {
+        <WaveIo<'_> as Lanes<F>>::store(&mut self.io, i, r);
+    }
+    #[inline(always)]
+    fn wave<O: Operation, const COMMON: bool, const OUT: bool>(&mut self, p: &LanePolicy<F>) {
+        let n = self.io.dst_lo.len().min(64);
+        let (mut lo, mut hi) = ([0u32; 64], [0u32; 64]);
+        gather_words(self.index, self.zero, self.io.src_lo, &mut lo);
+        if F::WIDTH == 64 {
+            gather_words(self.index, self.zero, self.io.src_hi, &mut hi);
+        }
+        let mut io = WaveIo {
+            src_lo: &lo[..n],
+            src_hi: if F::WIDTH == 64 { &hi[..n] } else { &[] },
+            src_shift: self.io.src_shift,
+            exp: self.io.exp,
+            exp_shift: self.io.exp_shift,
+            dst_lo: &mut self.io.dst_lo[..n],
+            dst_hi: &mut *self.io.dst_hi,
+            dst_keep: self.io.dst_keep,
+            dst_shift: self.io.dst_shift,
+            exec: self.io.exec,
+        };
+        <WaveIo<'_> as Lanes<F>>::wave::<O, COMMON, OUT>(&mut io, p);
+    }
+}
+
 /// One lane of [`WaveIo`]'s loop: the source and exponent from their
 /// words, the result widened.
 #[inline(always)]

@@ -28,7 +28,7 @@ pub use dispatch::{
     kernel_path, last_variant, run, run_dispatched, set_kernel_path, Isa, KernelPath, Variant,
 };
 pub use format::{Format, FormatKind, F16, F32, F64};
-pub use lane_loop::{Lanes, Slices, WaveIo};
+pub use lane_loop::{GatheredIo, Lanes, Slices, WaveIo};
 pub use modifiers::LanePolicy;
 pub use operation::{Fract, Ldexp, Operation};
 pub use policy::{

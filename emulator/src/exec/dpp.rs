@@ -1,0 +1,526 @@
+//! DPP execution (docs/semantics.md §11): the per-lane plan of a DPP16 or
+//! DPP8 instruction, and the gather that applies it to the staged src0
+//! words before the one whole-wave kernel call.
+//!
+//! The plan says, for every lane, where its src0 comes from (a lane of the
+//! src0 VGPR, or 0) or why its destination is not written (EXEC, ROW_MASK,
+//! BANK_MASK, an out-of-range or inactive source with BOUND_CTRL clear).
+//! Lane selection is a pure bit move on the raw register words (no flush,
+//! no quieting): ABS/NEG and the float pipeline run afterwards in the
+//! kernel, exactly as without DPP. Every source is read before any lane is
+//! written, so `vdst == src0` is well defined; LDEXP's exponent is read
+//! from each lane's own src1. The written lanes become the `exec` of the
+//! write-back.
+
+use super::{invalid, plainly_valid, validate};
+use crate::dpp::{Dpp, DppControl, DppLane, DppSkip, DppZero};
+use crate::error::ExecError;
+use crate::instr::{Encoding, Instruction, Operand, Part, SrcMods};
+use crate::kernels::{Format, FormatKind, Operation, Policy};
+use crate::target::{
+    DppBcastLowRows, DppInactiveSource, DppMixedHalves, DppReservedBits, DppReservedCtrl,
+    DppShareXmask, DppZeroFill, TargetSpec,
+};
+use crate::wave::{Wave, MAX_LANES};
+
+/// The lane plan of one DPP instruction in the form the write-back uses.
+pub(crate) struct Plan {
+    /// The lanes in the wave.
+    lanes: usize,
+    /// The source lane of every lane (its own lane when it reads none).
+    src: [u8; MAX_LANES],
+    /// Written lanes whose src0 is 0.
+    zero: u64,
+    /// The lanes written: EXEC, masks and valid sources.
+    pub(crate) write: u64,
+    /// Zero-filled lanes that skip ABS/NEG (`dpp.zero_fill:
+    /// positive_zero` with a source modifier): they run under
+    /// [`plain_policy`].
+    pub(crate) plain: u64,
+}
+
+impl Plan {
+    /// The source lane of every lane and the zero-filled lanes, for
+    /// [`crate::kernels::GatheredIo`].
+    pub(crate) fn sources(&self) -> (&[u8; MAX_LANES], u64) {
+        (&self.src, self.zero)
+    }
+
+    /// Replace every lane's src0 words (`lo`, and `hi` for F64: both
+    /// dwords of the pair) by its source lane's, or 0. Reads a copy, so a
+    /// lane's source is never a word already replaced.
+    pub(crate) fn gather(&self, lo: &mut [u32], hi: &mut [u32]) {
+        for words in [lo, hi] {
+            let mut raw = [0u32; MAX_LANES];
+            let n = words.len().min(MAX_LANES);
+            raw[..n].copy_from_slice(&words[..n]);
+            self.gather_from(&raw[..n], words);
+        }
+    }
+
+    /// Every lane's src0 word from `reg` (one register, every lane): its
+    /// source lane's word, or 0 for a zero-filled lane.
+    #[inline]
+    pub(crate) fn gather_from(&self, reg: &[u32], out: &mut [u32]) {
+        let reg = &reg[..reg.len().min(self.lanes)];
+        for (lane, (o, &s)) in out.iter_mut().zip(&self.src).enumerate() {
+            let zero = self.zero >> lane & 1 != 0;
+            *o = if zero {
+                0
+            } else {
+                reg.get(usize::from(s)).copied().unwrap_or(0)
+            };
+        }
+    }
+}
+
+fn bad(reason: impl Into<String>) -> ExecError {
+    ExecError::InvalidDpp {
+        reason: reason.into(),
+    }
+}
+
+/// The mnemonic of a DPP form: `v_fract_f32_dpp` (e32) or
+/// `v_fract_f32_e64_dpp`, with `dpp8` for DPP8.
+fn form_name(instr: &Instruction, dpp8: bool) -> String {
+    let e64 = if instr.encoding == Encoding::Vop3 {
+        "_e64"
+    } else {
+        ""
+    };
+    let kind = if dpp8 { " (DPP8)" } else { " (DPP16)" };
+    format!("{}{e64}_dpp{kind}", instr.opcode.mnemonic())
+}
+
+/// Everything a DPP instruction must satisfy before it runs, beyond the
+/// lane plan: the DPP form, the rules of the base encoding (checked on the
+/// instruction without its DPP part), the DPP operand rules and the open
+/// points whose switch says error.
+pub(super) fn check<O: Operation, F: Format>(
+    spec: &TargetSpec,
+    wave: &Wave,
+    instr: &Instruction,
+    dpp: Dpp,
+) -> Result<(), ExecError> {
+    let dpp8 = matches!(dpp, Dpp::Dpp8 { .. });
+    let e32 = matches!(instr.encoding, Encoding::Vop1 | Encoding::Vop2);
+    if instr.sdwa.is_some()
+        || !(e32 || instr.encoding == Encoding::Vop3)
+        || !spec.has_dpp_form(instr.opcode, instr.encoding, dpp8)
+    {
+        return Err(bad(format!(
+            "{} has no {} form",
+            spec.target,
+            form_name(instr, dpp8)
+        )));
+    }
+    if e32 && dpp8 && (instr.src0_mods.abs || instr.src0_mods.neg) {
+        return Err(ExecError::InvalidModifier {
+            reason: "e32 DPP8 has no source ABS or NEG".into(),
+        });
+    }
+    // The base encoding's rules. An e32 DPP16 word carries src0 ABS/NEG,
+    // which the VOP1/VOP2 word alone cannot.
+    let base = Instruction {
+        dpp: None,
+        src0_mods: if e32 {
+            SrcMods {
+                abs: false,
+                neg: false,
+                ..instr.src0_mods
+            }
+        } else {
+            instr.src0_mods
+        },
+        ..*instr
+    };
+    if !plainly_valid::<O, F>(spec, wave, &base) {
+        validate(spec, wave, &base)?;
+    }
+    let Operand::Vgpr {
+        part: src0_part, ..
+    } = instr.src0
+    else {
+        return Err(invalid("src0", "the DPP source must be a VGPR"));
+    };
+    match instr.src1 {
+        Some(Operand::Literal(_) | Operand::Literal64(_)) => {
+            return Err(invalid("src1", "a DPP instruction takes no literal"));
+        }
+        Some(Operand::Vgpr { .. }) | None => {}
+        Some(_) if !spec.dpp.e64_src1_scalar.value => {
+            return Err(invalid(
+                "src1",
+                format!("{} takes only a VGPR src1 with DPP", spec.target),
+            ));
+        }
+        Some(_) => {}
+    }
+    if spec.dpp.reserved_bits.value == DppReservedBits::Error {
+        if let Dpp::Dpp16(d) = dpp {
+            if d.src1_bits != 0 {
+                return Err(bad(
+                    "DPP bits 23:22 (src1 ABS/NEG) are set; dpp.reserved_bits says error",
+                ));
+            }
+            if d.fi && !spec.dpp.fi.value {
+                return Err(bad(format!(
+                    "{} has no FI bit (DPP bit 18 is set); dpp.reserved_bits says error",
+                    spec.target
+                )));
+            }
+        }
+    }
+    if F::KIND == FormatKind::F16
+        && mixed_halves_error(spec)
+        && mixed(instr.dst, src0_part, instr.src1)
+    {
+        return Err(bad(
+            "DPP operands mix .l and .h halves; dpp.mixed_halves says error",
+        ));
+    }
+    Ok(())
+}
+
+fn mixed_halves_error(spec: &TargetSpec) -> bool {
+    spec.true16.value && spec.dpp.mixed_halves.map(|s| s.value) == Some(DppMixedHalves::Error)
+}
+
+/// Whether the 16-bit VGPR operands name different halves.
+fn mixed(dst: Operand, src0: Part, src1: Option<Operand>) -> bool {
+    let part = |op: Option<Operand>| match op {
+        Some(Operand::Vgpr { part, .. }) => Some(part == Part::Hi),
+        _ => None,
+    };
+    let src0 = src0 == Part::Hi;
+    part(Some(dst)).is_some_and(|h| h != src0) || part(src1).is_some_and(|h| h != src0)
+}
+
+/// Every lane's source lane under `f` (`None`: out of range), and the
+/// lanes whose source is in range (a source beyond the wave is out of
+/// range).
+#[inline(always)]
+fn sources(lanes: usize, f: impl Fn(usize) -> Option<usize>) -> ([u8; MAX_LANES], u64) {
+    let mut src = [0u8; MAX_LANES];
+    let mut in_range = 0u64;
+    for (n, s) in src.iter_mut().enumerate().take(lanes) {
+        match f(n) {
+            Some(l) if l < lanes => {
+                *s = l as u8;
+                in_range |= 1 << n;
+            }
+            _ => *s = n as u8,
+        }
+    }
+    (src, in_range)
+}
+
+/// Lane `n`'s source lane in a wave64 under DPP_CTRL `code` (the table of
+/// docs/semantics.md §11.3; a reserved code, run as identity, reads the
+/// lane itself), or 64 when out of range. `row_bcast` lanes below the
+/// broadcast row are out of range here ([`control_sources`] applies
+/// `dpp.bcast_low_rows`).
+const fn table_source(code: usize, n: usize) -> usize {
+    let (row, i, k) = (n & !15, n & 15, code & 15);
+    const OUT: usize = 64;
+    match code {
+        0x000..=0x0ff => n & !3 | (code >> (2 * (n & 3))) & 3,
+        0x101..=0x10f if i + k <= 15 => n + k,
+        0x111..=0x11f if i >= k => n - k,
+        0x101..=0x10f | 0x111..=0x11f => OUT,
+        0x121..=0x12f => row | (i + 16 - k) & 15,
+        0x130 if n < 63 => n + 1,
+        0x134 => (n + 1) & 63,
+        0x138 if n > 0 => n - 1,
+        0x13c => (n + 63) & 63,
+        0x130 | 0x138 => OUT,
+        0x140 => row | (15 - i),
+        0x141 => n & !7 | (7 - (n & 7)),
+        0x142 if n >= 16 => (n & 0x30) - 1,
+        0x143 if n >= 32 => 31,
+        0x142 | 0x143 => OUT,
+        0x150..=0x15f => row | k,
+        0x160..=0x16f => row | (i ^ k),
+        _ => n,
+    }
+}
+
+/// [`table_source`] of every code and lane, computed at compile time:
+/// the source lanes (own lane when out of range) and the in-range lanes.
+struct SourceTable {
+    src: [[u8; MAX_LANES]; 512],
+    in_range: [u64; 512],
+}
+
+static SOURCES: SourceTable = {
+    let mut t = SourceTable {
+        src: [[0; MAX_LANES]; 512],
+        in_range: [0; 512],
+    };
+    let mut code = 0;
+    while code < 512 {
+        let mut n = 0;
+        while n < MAX_LANES {
+            let s = table_source(code, n);
+            if s < MAX_LANES {
+                t.src[code][n] = s as u8;
+                t.in_range[code] |= 1 << n;
+            } else {
+                t.src[code][n] = n as u8;
+            }
+            n += 1;
+        }
+        code += 1;
+    }
+    t
+};
+
+/// The source lanes of DPP16 control `ctrl` in a wave of `lanes`, with the
+/// lanes whose source is in range (a source beyond the wave is out of
+/// range).
+fn control_sources(
+    ctrl: DppControl,
+    lanes: usize,
+    bcast_low: DppBcastLowRows,
+) -> ([u8; MAX_LANES], u64) {
+    // A reserved code run as identity (whatever its value): 0x100's row.
+    let code = match ctrl {
+        DppControl::Reserved(_) => 0x100,
+        c => usize::from(c.code()),
+    };
+    let mut src = SOURCES.src[code];
+    let mut in_range = SOURCES.in_range[code] & lane_bits(lanes);
+    if lanes < MAX_LANES {
+        for (n, s) in src.iter_mut().enumerate().take(lanes) {
+            if usize::from(*s) >= lanes {
+                *s = n as u8;
+                in_range &= !(1 << n);
+            }
+        }
+    }
+    if bcast_low == DppBcastLowRows::OwnLane {
+        // The lanes below the broadcast row read themselves.
+        let low = match ctrl {
+            DppControl::RowBcast15 => 0xffff,
+            DppControl::RowBcast31 => 0xffff_ffff,
+            _ => 0,
+        };
+        in_range |= low & lane_bits(lanes);
+    }
+    (src, in_range)
+}
+
+/// One bit per lane of `lanes`.
+fn lane_bits(lanes: usize) -> u64 {
+    if lanes >= 64 {
+        u64::MAX
+    } else {
+        (1 << lanes) - 1
+    }
+}
+
+/// The plan of one DPP instruction as lane masks.
+struct Masks {
+    /// The source lane of every lane (its own when out of range).
+    src: [u8; MAX_LANES],
+    /// Lanes whose source lane is in range.
+    in_range: u64,
+    /// Lanes whose source lane is active.
+    src_active: u64,
+    /// Lanes EXEC enables.
+    exec: u64,
+    /// Lanes ROW_MASK enables (all for DPP8).
+    rows: u64,
+    /// Lanes ROW_MASK and BANK_MASK enable (all for DPP8).
+    masks: u64,
+    /// Written lanes that read their source lane's value.
+    read: u64,
+    /// Written lanes whose src0 is 0.
+    zero: u64,
+}
+
+/// The lane masks of `dpp` on `wave`, after the checks of the DPP16
+/// control: a control the target does not have follows
+/// `dpp.reserved_ctrl`, `row_share`/`row_xmask` follow `dpp.share_xmask`.
+fn masks(
+    spec: &TargetSpec,
+    wave: &Wave,
+    instr: &Instruction,
+    dpp: Dpp,
+) -> Result<Masks, ExecError> {
+    let lanes = wave.lanes();
+    let all = lane_bits(lanes);
+    let exec = wave.exec() & all;
+    let (src, in_range, rows, masks, bc, fetch, inactive) = match dpp {
+        Dpp::Dpp8 { sel, fi } => {
+            let (src, in_range) = sources(lanes, |n| Some(n & !7 | usize::from(sel[n & 7] & 7)));
+            // DPP8 without FI reads 0 from an inactive lane and writes.
+            (src, in_range, all, all, true, fi, DppInactiveSource::Zero)
+        }
+        Dpp::Dpp16(d) => {
+            let mut ctrl = DppControl::from_code(d.ctrl.code());
+            let controls = if instr.opcode.format() == FormatKind::F64 {
+                spec.dpp.f64_controls.value
+            } else {
+                spec.dpp.controls.value
+            };
+            if !ctrl.legal_in(controls) {
+                if spec.dpp.reserved_ctrl.value == DppReservedCtrl::Error {
+                    let what = match ctrl {
+                        DppControl::Reserved(_) => "a reserved code".to_string(),
+                        _ => format!("not a control of {} for this operand", spec.target),
+                    };
+                    return Err(bad(format!(
+                        "dpp_ctrl {:#05x} is {what}; dpp.reserved_ctrl says error",
+                        ctrl.code()
+                    )));
+                }
+                ctrl = DppControl::Reserved(ctrl.code());
+            }
+            if matches!(ctrl, DppControl::RowShare(_) | DppControl::RowXmask(_))
+                && spec.dpp.share_xmask.map(|s| s.value) == Some(DppShareXmask::Error)
+            {
+                return Err(bad(format!(
+                    "dpp_ctrl {:#05x} (row_share/row_xmask); dpp.share_xmask says error",
+                    ctrl.code()
+                )));
+            }
+            let bcast_low = spec
+                .dpp
+                .bcast_low_rows
+                .map_or(DppBcastLowRows::OutOfRange, |s| s.value);
+            let (src, in_range) = control_sources(ctrl, lanes, bcast_low);
+            // ROW_MASK bit r: lanes 16r..16r+15; BANK_MASK bit b: lanes
+            // 4b..4b+3 of every row.
+            let mut rows = 0u64;
+            let mut banks = 0u64;
+            for b in 0..4 {
+                if d.row_mask >> b & 1 != 0 {
+                    rows |= 0xffff << (16 * b);
+                }
+                if d.bank_mask >> b & 1 != 0 {
+                    banks |= 0x000f_000f_000f_000f << (4 * b);
+                }
+            }
+            let fi = d.fi && spec.dpp.fi.value;
+            let rows = rows & all;
+            (
+                src,
+                in_range,
+                rows,
+                rows & banks,
+                d.bound_ctrl,
+                fi,
+                spec.dpp.inactive_source.value,
+            )
+        }
+    };
+    let mut src_active = all;
+    if exec != all {
+        src_active = 0;
+        for (n, &s) in src.iter().enumerate().take(lanes) {
+            src_active |= (exec >> (s & 63) & 1) << n;
+        }
+    }
+    let inactive_src = in_range & !src_active;
+    let mut read = in_range & src_active;
+    let mut zero = if bc { !in_range } else { 0 };
+    if fetch {
+        read |= inactive_src;
+    } else {
+        match inactive {
+            DppInactiveSource::Read => read |= inactive_src,
+            DppInactiveSource::Zero => zero |= inactive_src,
+            DppInactiveSource::BoundCtrl if bc => zero |= inactive_src,
+            DppInactiveSource::BoundCtrl => {}
+        }
+    }
+    let write = exec & masks;
+    Ok(Masks {
+        src,
+        in_range,
+        src_active,
+        exec,
+        rows,
+        masks,
+        read: read & write,
+        zero: zero & write,
+    })
+}
+
+/// What DPP makes of every lane of `wave` (the first `wave.lanes()`
+/// entries), from the same masks the executor uses.
+pub(crate) fn lane_plan(
+    spec: &TargetSpec,
+    wave: &Wave,
+    instr: &Instruction,
+    dpp: Dpp,
+) -> Result<[DppLane; MAX_LANES], ExecError> {
+    let m = masks(spec, wave, instr, dpp)?;
+    let mut out = [DppLane::NotWritten(DppSkip::Exec); MAX_LANES];
+    for (n, o) in out.iter_mut().enumerate().take(wave.lanes()) {
+        let bit = |mask: u64| mask >> n & 1 != 0;
+        let lane = m.src[n];
+        *o = if !bit(m.exec) {
+            DppLane::NotWritten(DppSkip::Exec)
+        } else if !bit(m.rows) {
+            DppLane::NotWritten(DppSkip::RowMask)
+        } else if !bit(m.masks) {
+            DppLane::NotWritten(DppSkip::BankMask)
+        } else if bit(m.read) && bit(m.src_active) {
+            DppLane::Read { lane }
+        } else if bit(m.read) {
+            DppLane::ReadInactive { lane }
+        } else if bit(m.zero) && bit(m.in_range) {
+            DppLane::Zero(DppZero::Inactive { lane })
+        } else if bit(m.zero) {
+            DppLane::Zero(DppZero::OutOfRange)
+        } else if bit(m.in_range) {
+            DppLane::NotWritten(DppSkip::Inactive { lane })
+        } else {
+            DppLane::NotWritten(DppSkip::OutOfRange)
+        };
+    }
+    Ok(out)
+}
+
+/// Check `instr` (whose DPP part is `dpp`) and build its plan.
+pub(super) fn plan<O: Operation, F: Format>(
+    spec: &TargetSpec,
+    wave: &Wave,
+    instr: &Instruction,
+    dpp: Dpp,
+) -> Result<Plan, ExecError> {
+    check::<O, F>(spec, wave, instr, dpp)?;
+    let m = masks(spec, wave, instr, dpp)?;
+    let mut plan = Plan {
+        lanes: wave.lanes(),
+        src: m.src,
+        zero: m.zero,
+        write: m.read | m.zero,
+        plain: 0,
+    };
+    let mods = instr.src0_mods;
+    if spec.dpp.zero_fill.value == DppZeroFill::PositiveZero && (mods.abs || mods.neg) {
+        plan.plain = plan.zero;
+    }
+    Ok(plan)
+}
+
+/// The policy of `instr` without source ABS/NEG: a zero-filled src0 under
+/// `dpp.zero_fill: positive_zero` is +0 whatever the modifiers.
+pub(crate) fn plain_policy<F: Format>(
+    spec: &TargetSpec,
+    wave: &Wave,
+    instr: &Instruction,
+) -> Policy {
+    let plain = Instruction {
+        src0_mods: SrcMods {
+            abs: false,
+            neg: false,
+            ..instr.src0_mods
+        },
+        ..*instr
+    };
+    super::policy::<F>(spec, wave, &plain)
+}
