@@ -28,7 +28,7 @@ fn replay_of_the_bundled_corpus_passes() {
     let o = run(&["replay"]);
     let out = stdout(&o);
     assert_eq!(o.status.code(), Some(0), "{out}");
-    assert!(out.lines().any(|l| l == "80 passed, 0 failed"), "{out}");
+    assert!(out.lines().any(|l| l == "137 passed, 0 failed"), "{out}");
     // The per-target table.
     let row = |t: &str| {
         out.lines()
@@ -37,12 +37,12 @@ fn replay_of_the_bundled_corpus_passes() {
     };
     assert_eq!(
         row("gfx1201"),
-        Some(vec!["gfx1201", "64", "64", "0"]),
+        Some(vec!["gfx1201", "74", "74", "0"]),
         "{out}"
     );
     assert_eq!(
         row("gfx1030"),
-        Some(vec!["gfx1030", "2", "2", "0"]),
+        Some(vec!["gfx1030", "15", "15", "0"]),
         "{out}"
     );
 }
@@ -325,7 +325,6 @@ fn a_closed_stdout_is_an_error_not_a_panic() {
 }
 
 #[test]
-#[ignore = "needs the DPP assembler from the dpp-asm branch"]
 fn eval_lists_the_dpp_lanes() {
     // row_shr:1 with lane 4 inactive on gfx1100: lane 0 is out of range
     // (bound_ctrl clear), lane 5 reads inactive lane 4 without fi.

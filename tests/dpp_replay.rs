@@ -1,12 +1,12 @@
 //! `tests/captures/dpp-spec.tsv`: DPP rows whose expected values were
 //! derived from docs/semantics.md §11 (not hardware).
 //!
-//! `replay_dpp_spec_rows` replays the file as `amdgpu-valu replay` does; its
-//! instruction column needs the DPP assembler, so it is ignored until that
-//! lands. Meanwhile `rows_hold_with_a_test_side_dpp_parser` runs every row
-//! with the instruction built by a small parser of the DPP syntax the file
-//! uses (written here, for this file only), and checks every named lane
-//! and that every other lane of the destination kept its input.
+//! `replay_dpp_spec_rows` replays the file as `amdgpu-valu replay` does,
+//! through the assembler. `rows_hold_with_a_test_side_dpp_parser` runs every
+//! row again with the instruction built by a small parser of the DPP syntax
+//! the file uses (written here, for this file only, so a fault of the
+//! assembler cannot hide one of execution), and checks every named lane and
+//! that every other lane of the destination kept its input.
 
 use amdgpu_valu::capture::{parse_line, prepare_wave, replay_text, Loc};
 use amdgpu_valu::{
@@ -16,7 +16,6 @@ use amdgpu_valu::{
 const FILE: &str = include_str!("captures/dpp-spec.tsv");
 
 #[test]
-#[ignore = "needs the DPP assembler from the dpp-asm branch"]
 fn replay_dpp_spec_rows() {
     let r = replay_text(FILE);
     assert!(r.failed == 0, "{}", r.failures.join("\n"));

@@ -92,6 +92,10 @@ const CORPUS: &[(&str, &str)] = &[
         "tests/captures/spec-examples.tsv",
         include_str!("../../tests/captures/spec-examples.tsv"),
     ),
+    (
+        "tests/captures/dpp-spec.tsv",
+        include_str!("../../tests/captures/dpp-spec.tsv"),
+    ),
 ];
 
 /// `println!` that turns a closed standard output (`amdgpu-valu targets |
