@@ -5,7 +5,7 @@
 //! runs over a million.
 
 use amdgpu_valu::asm::{assemble, decode, disassemble};
-use amdgpu_valu::{Instruction, Operand, Target};
+use amdgpu_valu::{Instruction, Operand, ScalarReg, Target};
 
 /// xorshift64*: deterministic, no dependencies.
 struct Rng(u64);
@@ -79,6 +79,25 @@ fn non_canonical_literal(i: &Instruction) -> bool {
         .any(|o| matches!(o, Operand::Literal(_) | Operand::Literal64(_)))
 }
 
+/// Whether an instruction reads `null`, a GFX9 register half or a special
+/// source: the operands whose names LLVM's assembler may refuse.
+fn uses_special(i: &Instruction) -> bool {
+    [Some(i.src0), i.src1].into_iter().flatten().any(|o| {
+        matches!(
+            o,
+            Operand::Special(_)
+                | Operand::Scalar {
+                    reg: ScalarReg::Null
+                        | ScalarReg::FlatScratchLo
+                        | ScalarReg::FlatScratchHi
+                        | ScalarReg::XnackMaskLo
+                        | ScalarReg::XnackMaskHi,
+                    ..
+                }
+        )
+    })
+}
+
 fn run(per_target: usize, seed: u64) -> usize {
     let mut rng = Rng(seed);
     let mut decoded = 0;
@@ -108,6 +127,10 @@ fn run(per_target: usize, seed: u64) -> usize {
             match assemble(target, &text) {
                 Ok(b) if b == bytes[..used] => {}
                 _ if non_canonical_literal(&instr) => {}
+                // An operand LLVM's disassembler prints but its assembler
+                // refuses on the target (`null` on GFX9, `src_vccz` on
+                // GFX11, ...; isa-spec `special_operands.assembler_refuses`).
+                Err(e) if e.reason.ends_with("on this GPU") && uses_special(&instr) => {}
                 other => panic!(
                     "{target}: {:02x?} decodes to `{text}` which assembles to {other:?}",
                     &bytes[..used]

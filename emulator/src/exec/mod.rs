@@ -23,7 +23,7 @@ use crate::kernels::{Format, Modifiers, Policy};
 use crate::kernels::{Operation, WaveIo};
 use crate::target::TargetSpec;
 use crate::validate::{Rule, Violation, E32_HALF_VGPRS};
-use crate::wave::{Wave, MAX_LANES, NUM_SGPRS, NUM_VGPRS};
+use crate::wave::{Wave, MAX_LANES, NUM_SGPRS, NUM_TTMPS, NUM_VGPRS};
 use operands::{read_exponent, read_float_source};
 use write::{copied, direct};
 
@@ -229,5 +229,10 @@ fn exec_error(spec: &TargetSpec, instr: &Instruction, v: Violation) -> ExecError
         Rule::Literal64Width => invalid(operand, "a 64-bit literal needs a 64-bit operand"),
         Rule::Vop2Src1NotVgpr => invalid("src1", "VOP2 src1 must be a VGPR"),
         Rule::SdwaLiteral => invalid(operand, "SDWA takes no literal"),
+        Rule::TtmpOutOfRange { index, .. } => range("ttmp", index, NUM_TTMPS),
+        Rule::MisalignedTtmpPair { index } => ExecError::MisalignedPair { operand, index },
+        Rule::LdsDirectNotSrc0 => invalid(operand, "src_lds_direct may be src0 only"),
+        Rule::LdsDirectInSdwa => invalid(operand, "src_lds_direct cannot be used with SDWA"),
+        Rule::LdsDirectWide => invalid(operand, "src_lds_direct is a 32-bit source"),
     }
 }
