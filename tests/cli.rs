@@ -355,3 +355,41 @@ fn eval_lists_the_dpp_lanes() {
         "{out}"
     );
 }
+
+#[test]
+fn eval_takes_ttmp_scc_and_aperture_assignments() {
+    // 1.5 x 2^SCC with SCC = 1: 3.0 (two constant-bus reads: GFX10 takes
+    // two, GFX9 one).
+    let o = run(&[
+        "eval",
+        "--target",
+        "gfx1030",
+        "v_ldexp_f32 v1, ttmp3, src_scc",
+        "ttmp3=0x3fc00000",
+        "scc=1",
+    ]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(out.starts_with("v1 = 0x40400000  (f32 3)"), "{out}");
+    // FRACT of the 64-bit aperture 1.5: 0.5.
+    let o = run(&[
+        "eval",
+        "--target",
+        "gfx1201",
+        "v_fract_f64 v[2:3], src_shared_base",
+        "src_shared_base=0x3ff8000000000000",
+    ]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(out.starts_with("v[2:3] = 0x3fe0000000000000"), "{out}");
+    // src_lds_direct decodes but does not run.
+    let o = run(&[
+        "eval",
+        "--target",
+        "gfx1030",
+        "v_fract_f32 v1, src_lds_direct",
+    ]);
+    assert_ne!(o.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("not modelled"), "{err}");
+}

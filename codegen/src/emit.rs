@@ -20,7 +20,8 @@ use crate::error::Error;
 use crate::header::{input_hash, render_header};
 use crate::model::{
     policy_yaml_names, BitField, EncodingIdent, Evidence, FamilyModel, Instruction,
-    MachineEncoding, Model, OperandCodes, PolicyValue, Sourced, Spec, TargetModel,
+    MachineEncoding, Model, OperandCodes, PolicyValue, Sourced, Spec, SpecialCodes, TargetModel,
+    SPECIAL_NAMES,
 };
 
 fn ident(name: &str) -> Ident {
@@ -182,6 +183,29 @@ fn option(v: Option<u32>) -> TokenStream {
     }
 }
 
+/// A `SpecialCodes` value.
+fn special_tokens(c: &SpecialCodes) -> TokenStream {
+    let fields = [
+        ("flat_scratch_lo", c.flat_scratch_lo),
+        ("xnack_mask_lo", c.xnack_mask_lo),
+        ("ttmp0", c.ttmp0),
+        ("src_flat_scratch_base_lo", c.src_flat_scratch_base_lo),
+        ("src_shared_base", c.src_shared_base),
+        ("src_vccz", c.src_vccz),
+        ("src_lds_direct", c.src_lds_direct),
+    ]
+    .map(|(name, v)| {
+        let (name, v) = (ident(name), option(v));
+        quote!(#name: #v)
+    });
+    let refuses = SPECIAL_NAMES
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| c.assembler_refuses >> i & 1 != 0)
+        .map(|(_, n)| *n);
+    quote!(SpecialCodes { #(#fields,)* assembler_refuses: &[#(#refuses),*] })
+}
+
 /// The fields of an `OperandCodes`.
 fn code_fields(c: &OperandCodes) -> Fields {
     vec![
@@ -330,6 +354,7 @@ fn encoding_fields(e: &MachineEncoding) -> Fields {
         ("sdwa", sdwa),
         ("dpp16", dpp16),
         ("dpp8", dpp8),
+        ("special", special_tokens(&e.special)),
         ("true16_e32_halves", quote!(#halves)),
         ("vop3_literal", quote!(#vop3_literal)),
         ("constant_bus_limit", quote!(#bus)),
@@ -597,6 +622,7 @@ const IMPORTS: &[(&str, &[&str])] = &[
             "OpSel",
             "OperandCodes",
             "SdwaLayout",
+            "SpecialCodes",
             "TargetEncoding",
             "Vop1Layout",
             "Vop2Layout",

@@ -9,11 +9,11 @@ use serde_saphyr::Spanned;
 use crate::error::{Loc, SpecError};
 use crate::model::{
     BitField, Dpp16Layout, Dpp8Layout, EncodingIdent, FamilyFacts, MachineEncoding, OpSel,
-    OperandCodes, SdwaLayout, Vop1Layout, Vop2Layout, Vop3Layout,
+    OperandCodes, SdwaLayout, SpecialCodes, Vop1Layout, Vop2Layout, Vop3Layout, SPECIAL_NAMES,
 };
 use crate::raw::{
-    loc_of, RawDpp16, RawDpp8, RawEncoding, RawField, RawIdent, RawOperandCodes, RawSdwa, RawVop1,
-    RawVop2, RawVop3,
+    loc_of, RawDpp16, RawDpp8, RawEncoding, RawField, RawIdent, RawOperandCodes, RawSdwa,
+    RawSpecialOperands, RawVop1, RawVop2, RawVop3, Tagged,
 };
 
 /// The fields of one 32-bit word seen so far, to find overlaps.
@@ -180,6 +180,10 @@ pub(crate) fn encoding(
     let dpp8 =
         pick(target, family, |e| e.dpp8.as_ref()).and_then(|(raw, path)| dpp8(raw, path, errors));
     let codes = operand_codes(target, family, &mut need, errors);
+    let special = match pick(target, family, |e| e.special_operands.as_ref()) {
+        Some((raw, path)) => special_operands(raw, path, errors),
+        None => SpecialCodes::default(),
+    };
 
     // Agreement with the family's facts and between the layouts.
     let has_sdwa = facts.map(|f| f.sdwa.value);
@@ -209,6 +213,7 @@ pub(crate) fn encoding(
     if let (Some(c), Some(v1), Some(v2), Some(v3)) = (&codes, &vop1, &vop2, &vop3) {
         check_codes(
             c,
+            &special,
             sdwa.as_ref(),
             [v1.src0, v2.src0, v3.src[0]],
             target,
@@ -229,6 +234,7 @@ pub(crate) fn encoding(
                 dpp16,
                 dpp8,
                 codes,
+                special,
                 true16_e32_halves: facts.true16.value,
                 vop3_literal: facts.vop3_literal.value,
                 constant_bus_limit: facts.constant_bus_limit.value,
@@ -500,10 +506,51 @@ fn operand_codes(
     })
 }
 
+/// `special_operands`: its codes, the names the assembler refuses (each
+/// one of [`SPECIAL_NAMES`]) and its evidence tag.
+fn special_operands(
+    raw: &Spanned<RawSpecialOperands>,
+    path: &str,
+    errors: &mut Vec<SpecError>,
+) -> SpecialCodes {
+    let r = &raw.value;
+    if let Err(e) = r.resolve(path, loc_of(raw), "`encoding.special_operands`") {
+        errors.push(e);
+    }
+    let c = &r.codes;
+    let v = |x: &Option<Spanned<u32>>| x.as_ref().map(|s| s.value);
+    let mut refuses = 0u32;
+    for name in &r.assembler_refuses {
+        match SPECIAL_NAMES.iter().position(|n| *n == name.value) {
+            Some(i) => refuses |= 1 << i,
+            None => errors.push(SpecError::new(
+                path,
+                loc_of(name),
+                format!(
+                    "`special_operands.assembler_refuses`: unknown operand `{}` (one of {})",
+                    name.value,
+                    SPECIAL_NAMES.join(", ")
+                ),
+            )),
+        }
+    }
+    SpecialCodes {
+        flat_scratch_lo: v(&c.flat_scratch_lo),
+        xnack_mask_lo: v(&c.xnack_mask_lo),
+        ttmp0: v(&c.ttmp0),
+        src_flat_scratch_base_lo: v(&c.src_flat_scratch_base_lo),
+        src_shared_base: v(&c.src_shared_base),
+        src_vccz: v(&c.src_vccz),
+        src_lds_direct: v(&c.src_lds_direct),
+        assembler_refuses: refuses,
+    }
+}
+
 /// Every operand code (and range of codes) fits the source fields and no
 /// two share a code.
 fn check_codes(
     c: &OperandCodes,
+    special: &SpecialCodes,
     sdwa: Option<&SdwaLayout>,
     src_fields: [BitField; 3],
     target: (&RawEncoding, &str),
@@ -548,6 +595,33 @@ fn check_codes(
     }
     if let Some(l) = c.literal64 {
         ranges.push(("literal64", l, l, |c| c.literal64.as_ref()));
+    }
+    // Special codes: reported at the operand_codes entry they collide with.
+    let specials = [
+        (
+            "flat_scratch_lo, flat_scratch_hi",
+            special.flat_scratch_lo,
+            1,
+        ),
+        ("xnack_mask_lo, xnack_mask_hi", special.xnack_mask_lo, 1),
+        ("ttmp0..ttmp15", special.ttmp0, 15),
+        (
+            "src_flat_scratch_base_lo, _hi",
+            special.src_flat_scratch_base_lo,
+            1,
+        ),
+        (
+            "src_shared_base..src_pops_exiting_wave_id",
+            special.src_shared_base,
+            4,
+        ),
+        ("src_vccz, src_execz, src_scc", special.src_vccz, 2),
+        ("src_lds_direct", special.src_lds_direct, 0),
+    ];
+    for (name, first, extra) in specials {
+        if let Some(lo) = first {
+            ranges.push((name, lo, lo + extra, |c| c.max_sgpr.as_ref()));
+        }
     }
     for (i, &(name, lo, hi, get)) in ranges.iter().enumerate() {
         let (path, loc) = at(get);

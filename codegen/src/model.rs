@@ -1039,6 +1039,66 @@ pub struct OperandCodes {
     pub vgpr_first: u32,
 }
 
+/// The source codes of `special_operands` (the first of each group) and
+/// which names LLVM's assembler refuses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SpecialCodes {
+    /// flat_scratch_lo (hi next).
+    pub flat_scratch_lo: Option<u32>,
+    /// xnack_mask_lo (hi next).
+    pub xnack_mask_lo: Option<u32>,
+    /// ttmp0 (ttmp1..=ttmp15 follow).
+    pub ttmp0: Option<u32>,
+    /// src_flat_scratch_base_lo (hi next).
+    pub src_flat_scratch_base_lo: Option<u32>,
+    /// src_shared_base (shared_limit, private_base, private_limit,
+    /// pops_exiting_wave_id follow).
+    pub src_shared_base: Option<u32>,
+    /// src_vccz (src_execz, src_scc follow).
+    pub src_vccz: Option<u32>,
+    /// src_lds_direct.
+    pub src_lds_direct: Option<u32>,
+    /// The names LLVM's assembler refuses: bit `i` for
+    /// [`SPECIAL_NAMES`]`[i]`.
+    pub assembler_refuses: u32,
+}
+
+/// The operand names `special_operands.assembler_refuses` may list.
+pub const SPECIAL_NAMES: [&str; 32] = [
+    "null",
+    "flat_scratch_lo",
+    "flat_scratch_hi",
+    "xnack_mask_lo",
+    "xnack_mask_hi",
+    "ttmp0",
+    "ttmp1",
+    "ttmp2",
+    "ttmp3",
+    "ttmp4",
+    "ttmp5",
+    "ttmp6",
+    "ttmp7",
+    "ttmp8",
+    "ttmp9",
+    "ttmp10",
+    "ttmp11",
+    "ttmp12",
+    "ttmp13",
+    "ttmp14",
+    "ttmp15",
+    "src_flat_scratch_base_lo",
+    "src_flat_scratch_base_hi",
+    "src_shared_base",
+    "src_shared_limit",
+    "src_private_base",
+    "src_private_limit",
+    "src_pops_exiting_wave_id",
+    "src_vccz",
+    "src_execz",
+    "src_scc",
+    "src_lds_direct",
+];
+
 /// The machine-code facts of a target: its family's layouts with the
 /// target's overrides.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -1057,6 +1117,8 @@ pub struct MachineEncoding {
     pub dpp8: Option<Dpp8Layout>,
     /// Operand codes.
     pub codes: OperandCodes,
+    /// Trap temporaries, GFX9's register halves and the `src_*` operands.
+    pub special: SpecialCodes,
     /// e32 16-bit operands name register halves (bit 7 of the VGPR field).
     pub true16_e32_halves: bool,
     /// VOP3 may carry a literal dword.

@@ -151,6 +151,52 @@ pub(crate) struct RawEncoding {
     pub dpp16: Option<Spanned<RawDpp16>>,
     pub dpp8: Option<Spanned<RawDpp8>>,
     pub operand_codes: Option<Spanned<RawOperandCodes>>,
+    pub special_operands: Option<Spanned<RawSpecialOperands>>,
+}
+
+/// `special_operands:` the source codes LLVM names beyond SGPRs, VCC, M0,
+/// EXEC, null, constants and literals (trap temporaries, GFX9's
+/// flat_scratch and xnack_mask halves, the `src_*` operands), and the names
+/// among them (or `null`) LLVM's assembler refuses although its
+/// disassembler prints them. A target file replaces the whole entry.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawSpecialOperands {
+    #[serde(default)]
+    pub codes: RawSpecialCodes,
+    #[serde(default)]
+    pub assembler_refuses: Vec<Spanned<String>>,
+    pub hw: Option<String>,
+    pub doc: Option<String>,
+    pub inherited: Option<String>,
+    pub open: Option<String>,
+}
+
+impl Tagged for RawSpecialOperands {
+    fn tags(&self) -> [&Option<String>; 4] {
+        [&self.hw, &self.doc, &self.inherited, &self.open]
+    }
+}
+
+/// `codes:` of `special_operands`: the first code of each group.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawSpecialCodes {
+    /// `flat_scratch_lo` (`flat_scratch_hi` next).
+    pub flat_scratch_lo: Option<Spanned<u32>>,
+    /// `xnack_mask_lo` (`xnack_mask_hi` next).
+    pub xnack_mask_lo: Option<Spanned<u32>>,
+    /// `ttmp0` (`ttmp1`..`ttmp15` follow).
+    pub ttmp0: Option<Spanned<u32>>,
+    /// `src_flat_scratch_base_lo` (`_hi` next).
+    pub src_flat_scratch_base_lo: Option<Spanned<u32>>,
+    /// `src_shared_base` (`src_shared_limit`, `src_private_base`,
+    /// `src_private_limit`, `src_pops_exiting_wave_id` follow).
+    pub src_shared_base: Option<Spanned<u32>>,
+    /// `src_vccz` (`src_execz`, `src_scc` follow).
+    pub src_vccz: Option<Spanned<u32>>,
+    /// `src_lds_direct`.
+    pub src_lds_direct: Option<Spanned<u32>>,
 }
 
 /// DPP16: the src0 code that announces it and the DPP16 dword.

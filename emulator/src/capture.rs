@@ -32,11 +32,11 @@ use core::fmt;
 use std::collections::HashMap;
 
 use crate::asm;
-use crate::instr::{DstUnused, Instruction, Operand, Part};
+use crate::instr::{DstUnused, Instruction, Operand, Part, Special};
 use crate::kernels::FormatKind;
 use crate::target::F16DstHigh;
 use crate::target::{Target, WaveSize};
-use crate::wave::{RegisterSet, Wave, MAX_LANES, NUM_SGPRS, NUM_VGPRS};
+use crate::wave::{RegisterSet, Wave, MAX_LANES, NUM_SGPRS, NUM_TTMPS, NUM_VGPRS};
 
 /// A register (or setting) an assignment names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -51,6 +51,54 @@ pub enum Loc {
     Exec,
     /// `wave=32` or `wave=64`: the wave size (else the target's default).
     Wave(WaveSize),
+    /// `ttmpN`: a 32-bit trap temporary (0..=15).
+    Ttmp(u8),
+    /// `vcc`: VCC, 64 bits.
+    Vcc,
+    /// `m0`: M0, 32 bits.
+    M0,
+    /// `flat_scratch`: FLAT_SCRATCH, 64 bits (also read by
+    /// `src_flat_scratch_base_lo/hi`).
+    FlatScratch,
+    /// `xnack_mask`: XNACK_MASK, 64 bits.
+    XnackMask,
+    /// The state behind a special source: `scc` (0 or 1),
+    /// `src_shared_base`, `src_shared_limit`, `src_private_base`,
+    /// `src_private_limit` (64 bits), `src_pops_exiting_wave_id` (32 bits).
+    Special(Special),
+}
+
+/// The wave-state names an assignment may give, with their [`Loc`] and
+/// width in bits (docs/captures.md).
+const STATE_NAMES: [(&str, Loc, u32); 10] = [
+    ("vcc", Loc::Vcc, 64),
+    ("m0", Loc::M0, 32),
+    ("flat_scratch", Loc::FlatScratch, 64),
+    ("xnack_mask", Loc::XnackMask, 64),
+    ("scc", Loc::Special(Special::Scc), 1),
+    ("src_shared_base", Loc::Special(Special::SharedBase), 64),
+    ("src_shared_limit", Loc::Special(Special::SharedLimit), 64),
+    ("src_private_base", Loc::Special(Special::PrivateBase), 64),
+    ("src_private_limit", Loc::Special(Special::PrivateLimit), 64),
+    (
+        "src_pops_exiting_wave_id",
+        Loc::Special(Special::PopsExitingWaveId),
+        32,
+    ),
+];
+
+/// The value of a wave-state location (not a VGPR, SGPR, EXEC or the wave
+/// size) in `wave`.
+fn state_value(wave: &Wave, loc: Loc) -> Result<u64, String> {
+    Ok(match loc {
+        Loc::Ttmp(n) => u64::from(wave.ttmp(usize::from(n)).map_err(|e| e.to_string())?),
+        Loc::Vcc => wave.vcc(),
+        Loc::M0 => u64::from(wave.m0()),
+        Loc::FlatScratch => wave.flat_scratch(),
+        Loc::XnackMask => wave.xnack_mask(),
+        Loc::Special(src) => wave.special(src).map_err(|e| e.to_string())?,
+        other => return Err(format!("{other} is not wave state")),
+    })
 }
 
 impl fmt::Display for Loc {
@@ -61,6 +109,16 @@ impl fmt::Display for Loc {
             Loc::Sgpr(n) => write!(f, "s{n}"),
             Loc::Exec => f.write_str("exec"),
             Loc::Wave(w) => write!(f, "wave{}", w.lanes()),
+            Loc::Ttmp(n) => write!(f, "ttmp{n}"),
+            Loc::Special(Special::Scc) => f.write_str("scc"),
+            Loc::Special(src) => f.write_str(src.syntax()),
+            other => {
+                let name = STATE_NAMES
+                    .iter()
+                    .find(|(_, l, _)| l == other)
+                    .map_or("?", |(n, _, _)| n);
+                f.write_str(name)
+            }
         }
     }
 }
@@ -364,6 +422,37 @@ pub fn parse_assignment(word: &str) -> Result<Assignment, FieldError> {
             value: 0,
         });
     }
+    if let Some(&(_, loc, bits)) = STATE_NAMES.iter().find(|(n, _, _)| *n == name) {
+        let value = match (loc, value) {
+            (Loc::Special(Special::Scc), "0" | "1") => u64::from(value == "1"),
+            _ => {
+                parse_hex(value, bits).map_err(|e| e.within(value_column, &format!("{name}: ")))?
+            }
+        };
+        return Ok(Assignment {
+            loc,
+            lane: None,
+            value,
+        });
+    }
+    if let Some(n) = name.strip_prefix("ttmp") {
+        let n = match index_below(n, NUM_TTMPS) {
+            Some(Ok(n)) => n,
+            Some(Err(())) => {
+                return Err(FieldError::at(
+                    5,
+                    format!("`{name}`: ttmp {n} out of range (the wave has {NUM_TTMPS})"),
+                ))
+            }
+            None => return Err(FieldError::at(1, format!("unknown register `{name}`"))),
+        };
+        return Ok(Assignment {
+            loc: Loc::Ttmp(n as u8),
+            lane: None,
+            value: parse_hex(value, 32)
+                .map_err(|e| e.within(value_column, &format!("{name}: ")))?,
+        });
+    }
     if name == "exec" {
         return Ok(Assignment {
             loc: Loc::Exec,
@@ -537,6 +626,14 @@ fn prepare(
                     .map_err(|e| e.to_string())?,
                 Loc::Exec => wave.set_exec(a.value),
                 Loc::Wave(_) => {}
+                Loc::Ttmp(n) => wave
+                    .set_ttmp(usize::from(n), a.value as u32)
+                    .map_err(|e| e.to_string())?,
+                Loc::Vcc => wave.set_vcc(a.value),
+                Loc::M0 => wave.set_m0(a.value as u32),
+                Loc::FlatScratch => wave.set_flat_scratch(a.value),
+                Loc::XnackMask => wave.set_xnack_mask(a.value),
+                Loc::Special(src) => wave.set_special(src, a.value).map_err(|e| e.to_string())?,
                 Loc::Vgpr(n) => fill(wave, usize::from(n), a, a.value as u32, lanes)?,
                 Loc::VgprPair(n) => {
                     let n = usize::from(n);
@@ -758,6 +855,26 @@ impl Replayer {
                     actual,
                     note: None,
                 });
+            }
+        }
+        // Wave state the expected column names (no instruction here writes
+        // it: it must hold what the inputs gave, or what the row says).
+        for a in &row.expected {
+            let Ok(actual) = state_value(&self.wave, a.loc) else {
+                continue;
+            };
+            if actual != a.value {
+                for (half, shift) in [("", 0), ("_hi", 32)] {
+                    let (e, g) = ((a.value >> shift) as u32, (actual >> shift) as u32);
+                    if e != g {
+                        mismatches.push(Mismatch {
+                            register: format!("{}{half}", a.loc),
+                            expected: e,
+                            actual: g,
+                            note: None,
+                        });
+                    }
+                }
             }
         }
         let kept = kept_bits(row.target, &instr);

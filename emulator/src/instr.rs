@@ -130,6 +130,83 @@ pub enum ScalarReg {
     ExecHi,
     /// `null` (GFX10 and later): reads as zero.
     Null,
+    /// `ttmpN`, trap temporary N (0..=15): a scalar register of the wave
+    /// like an SGPR (the pair ttmpN, ttmpN+1 for 64-bit operands, N even).
+    Ttmp(u8),
+    /// `flat_scratch_lo` (GFX9): bits 31:0 of FLAT_SCRATCH (all of
+    /// `flat_scratch` for 64-bit operands).
+    FlatScratchLo,
+    /// `flat_scratch_hi` (GFX9): bits 63:32 of FLAT_SCRATCH.
+    FlatScratchHi,
+    /// `xnack_mask_lo` (GFX9): bits 31:0 of XNACK_MASK (all of
+    /// `xnack_mask` for 64-bit operands).
+    XnackMaskLo,
+    /// `xnack_mask_hi` (GFX9): bits 63:32 of XNACK_MASK.
+    XnackMaskHi,
+}
+
+/// A read-only source the hardware computes from the wave's state: the
+/// `src_*` operand codes (docs/semantics.md §3.4). None is a register an
+/// instruction can write.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Special {
+    /// `src_scc`: SCC, 0 or 1.
+    Scc,
+    /// `src_vccz`: 1 when VCC is zero, else 0.
+    Vccz,
+    /// `src_execz`: 1 when EXEC is zero, else 0.
+    Execz,
+    /// `src_shared_base`: the shared (LDS) aperture base, a 64-bit value.
+    SharedBase,
+    /// `src_shared_limit`: the shared aperture limit, a 64-bit value.
+    SharedLimit,
+    /// `src_private_base`: the private (scratch) aperture base, 64 bits.
+    PrivateBase,
+    /// `src_private_limit`: the private aperture limit, 64 bits.
+    PrivateLimit,
+    /// `src_pops_exiting_wave_id`: the POPS exiting wave ID.
+    PopsExitingWaveId,
+    /// `src_flat_scratch_base_lo`: bits 31:0 of the flat scratch base.
+    FlatScratchBaseLo,
+    /// `src_flat_scratch_base_hi`: bits 63:32 of the flat scratch base.
+    FlatScratchBaseHi,
+    /// `src_lds_direct`: a value read from LDS at M0's address (src0
+    /// only); decoded and printed, not executed (no LDS is modelled).
+    LdsDirect,
+}
+
+impl Special {
+    /// Every special source, in operand-code groups.
+    pub const ALL: [Special; 11] = [
+        Special::Scc,
+        Special::Vccz,
+        Special::Execz,
+        Special::SharedBase,
+        Special::SharedLimit,
+        Special::PrivateBase,
+        Special::PrivateLimit,
+        Special::PopsExitingWaveId,
+        Special::FlatScratchBaseLo,
+        Special::FlatScratchBaseHi,
+        Special::LdsDirect,
+    ];
+
+    /// LLVM's spelling (`src_scc`, `src_shared_base`).
+    pub fn syntax(self) -> &'static str {
+        match self {
+            Special::Scc => "src_scc",
+            Special::Vccz => "src_vccz",
+            Special::Execz => "src_execz",
+            Special::SharedBase => "src_shared_base",
+            Special::SharedLimit => "src_shared_limit",
+            Special::PrivateBase => "src_private_base",
+            Special::PrivateLimit => "src_private_limit",
+            Special::PopsExitingWaveId => "src_pops_exiting_wave_id",
+            Special::FlatScratchBaseLo => "src_flat_scratch_base_lo",
+            Special::FlatScratchBaseHi => "src_flat_scratch_base_hi",
+            Special::LdsDirect => "src_lds_direct",
+        }
+    }
 }
 
 /// The float inline constants (operand codes 240 to 248): encoded in the
@@ -242,6 +319,8 @@ pub enum Operand {
     /// A 64-bit literal, the whole value of a 64-bit float operand (gfx1250,
     /// operand code 254; LLVM's `lit64`).
     Literal64(u64),
+    /// A read-only special source (`src_scc`, `src_shared_base`, ...).
+    Special(Special),
 }
 
 impl Operand {

@@ -111,7 +111,7 @@ pub use dpp::{Dpp, Dpp16, DppControl, DppControlKind, DppControls, DppLane, DppS
 pub use error::ExecError;
 pub use instr::{
     DstUnused, Encoding, FloatConst, Instruction, Opcode, Operand, Part, ScalarReg, Sdwa, SdwaSel,
-    SrcMods,
+    Special, SrcMods,
 };
 pub use kernels::{ClampNan, FormatKind, Mode, Omod, OmodGate, Round, SnanPolicy};
 pub use target::{
@@ -119,7 +119,7 @@ pub use target::{
     DppReservedCtrl, DppShareXmask, DppSpec, DppZeroFill, Evidence, F16DstHigh, Family, Form,
     SdwaConstantSel, SdwaF16DwordDst, SdwaF16Output, Sourced, Target, TargetSpec, WaveSize,
 };
-pub use wave::{RegisterSet, Wave, Written, NUM_SGPRS, NUM_VGPRS};
+pub use wave::{RegisterSet, Wave, Written, NUM_SGPRS, NUM_TTMPS, NUM_VGPRS};
 
 /// Not API: internals that the workspace's own tests, benches and the
 /// bindings' benches reach into (the kernels on their own, the typed

@@ -12,10 +12,10 @@
 
 use crate::asm::Slot;
 use crate::dpp::{Dpp, DppControl};
-use crate::instr::{Encoding, Instruction, Operand, Part, ScalarReg};
+use crate::instr::{Encoding, Instruction, Operand, Part, ScalarReg, Special};
 use crate::kernels::Omod;
 use crate::target::TargetSpec;
-use crate::wave::{NUM_SGPRS, NUM_VGPRS};
+use crate::wave::{NUM_SGPRS, NUM_TTMPS, NUM_VGPRS};
 
 /// True16 e32 forms address v0..v127: bit 7 of the register field chooses
 /// the half.
@@ -102,6 +102,24 @@ pub enum Rule {
     /// bits, a DPP8 selector past 7, FI where the target has no FI bit, or
     /// DPP16 src1 bits on anything but an e32 VOP2 word.
     DppField,
+    /// A trap temporary (or the last of a pair) past ttmp15.
+    TtmpOutOfRange {
+        /// The first register.
+        index: usize,
+        /// Whether the operand is a 64-bit pair.
+        pair: bool,
+    },
+    /// An odd trap-temporary pair.
+    MisalignedTtmpPair {
+        /// The first register.
+        index: usize,
+    },
+    /// `src_lds_direct` other than as src0.
+    LdsDirectNotSrc0,
+    /// `src_lds_direct` in an SDWA instruction.
+    LdsDirectInSdwa,
+    /// `src_lds_direct` as a 64-bit operand.
+    LdsDirectWide,
 }
 
 /// The first rule an instruction breaks and where.
@@ -286,11 +304,41 @@ fn source(
                     return fail(slot, Rule::MisalignedSgprPair { index });
                 }
             }
-            if pair && matches!(reg, ScalarReg::VccHi | ScalarReg::ExecHi | ScalarReg::M0) {
+            if let ScalarReg::Ttmp(n) = reg {
+                let index = usize::from(n);
+                if index + usize::from(pair) + 1 > NUM_TTMPS {
+                    return fail(slot, Rule::TtmpOutOfRange { index, pair });
+                }
+                if pair && index % 2 != 0 {
+                    return fail(slot, Rule::MisalignedTtmpPair { index });
+                }
+            }
+            if pair
+                && matches!(
+                    reg,
+                    ScalarReg::VccHi
+                        | ScalarReg::ExecHi
+                        | ScalarReg::M0
+                        | ScalarReg::FlatScratchHi
+                        | ScalarReg::XnackMaskHi
+                )
+            {
                 return fail(slot, Rule::ScalarPairStart);
             }
             Ok(())
         }
+        Operand::Special(Special::LdsDirect) => {
+            if slot != Slot::Src0 {
+                fail(slot, Rule::LdsDirectNotSrc0)
+            } else if enc == Encoding::Sdwa {
+                fail(slot, Rule::LdsDirectInSdwa)
+            } else if width == 64 {
+                fail(slot, Rule::LdsDirectWide)
+            } else {
+                Ok(())
+            }
+        }
+        Operand::Special(_) => Ok(()),
         Operand::InlineInt(value) if !(-16..=64).contains(&value) => {
             fail(slot, Rule::InlineIntRange { value })
         }

@@ -2,6 +2,7 @@
 //! a VALU instruction reads and writes.
 
 use crate::error::ExecError;
+use crate::instr::Special;
 use crate::kernels::Mode;
 use crate::target::{Target, WaveSize};
 
@@ -10,6 +11,8 @@ pub const NUM_VGPRS: usize = 256;
 /// SGPRs a wave holds: s0..s105, the ones an instruction can name (VCC,
 /// M0 and EXEC are separate registers of [`Wave`]).
 pub const NUM_SGPRS: usize = 106;
+/// Trap temporaries a wave holds: ttmp0..ttmp15, 32 bits each.
+pub const NUM_TTMPS: usize = 16;
 /// Lanes stored per register (the widest wave).
 pub(crate) const MAX_LANES: usize = 64;
 
@@ -128,6 +131,8 @@ pub struct Wave {
     m0: u32,
     exec: u64,
     mode: Mode,
+    /// TTMPs, SCC and the registers behind the `src_*` sources.
+    extra: Extra,
     /// Registers handed out for writing since the last `take_written`.
     written: Written,
     /// VGPRs written before the last `take_written` and since the last
@@ -144,7 +149,23 @@ impl PartialEq for Wave {
             && self.m0 == other.m0
             && self.exec == other.exec
             && self.mode == other.mode
+            && self.extra == other.extra
     }
+}
+
+/// The wave state only the trap temporaries and the special sources read
+/// (docs/semantics.md §3.4); all 0 in a new wave.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Extra {
+    ttmps: [u32; NUM_TTMPS],
+    scc: bool,
+    flat_scratch: u64,
+    xnack_mask: u64,
+    shared_base: u64,
+    shared_limit: u64,
+    private_base: u64,
+    private_limit: u64,
+    pops_exiting_wave_id: u32,
 }
 
 impl Eq for Wave {}
@@ -162,6 +183,7 @@ impl Wave {
             m0: 0,
             exec: size.exec_mask(),
             mode: Mode(0),
+            extra: Extra::default(),
             written: Written::default(),
             dirty: RegisterSet::EMPTY,
         }
@@ -182,6 +204,7 @@ impl Wave {
         self.m0 = 0;
         self.exec = size.exec_mask();
         self.mode = Mode(0);
+        self.extra = Extra::default();
         self.written = Written::default();
         self.dirty = RegisterSet::EMPTY;
     }
@@ -272,6 +295,152 @@ impl Wave {
     /// Set M0 (what instructions read as the `m0` scalar source).
     pub fn set_m0(&mut self, m0: u32) {
         self.m0 = m0;
+    }
+
+    /// The 32 bits of trap temporary `ttmpN` (N = `index`, 0..=15).
+    pub fn ttmp(&self, index: usize) -> Result<u32, ExecError> {
+        self.extra
+            .ttmps
+            .get(index)
+            .copied()
+            .ok_or(ExecError::RegisterOutOfRange {
+                operand: "ttmp",
+                kind: "ttmp",
+                index,
+                count: NUM_TTMPS,
+            })
+    }
+
+    /// Set trap temporary `ttmpN` (N = `index`, 0..=15) to `value`.
+    pub fn set_ttmp(&mut self, index: usize, value: u32) -> Result<(), ExecError> {
+        let slot = self
+            .extra
+            .ttmps
+            .get_mut(index)
+            .ok_or(ExecError::RegisterOutOfRange {
+                operand: "ttmp",
+                kind: "ttmp",
+                index,
+                count: NUM_TTMPS,
+            })?;
+        *slot = value;
+        Ok(())
+    }
+
+    /// SCC, the scalar condition code: 0 or 1 (read as `src_scc`).
+    pub fn scc(&self) -> u32 {
+        u32::from(self.extra.scc)
+    }
+
+    /// Set SCC to 0 or 1; any other value is an error.
+    pub fn set_scc(&mut self, scc: u32) -> Result<(), ExecError> {
+        match scc {
+            0 | 1 => {
+                self.extra.scc = scc == 1;
+                Ok(())
+            }
+            _ => Err(ExecError::InvalidOperand {
+                operand: "scc",
+                reason: format!("SCC is one bit: {scc:#x} is neither 0 nor 1"),
+            }),
+        }
+    }
+
+    /// FLAT_SCRATCH, the 64-bit flat scratch base (GFX9's `flat_scratch`
+    /// register pair and gfx1250's `src_flat_scratch_base_lo/hi`); 0 in a
+    /// new wave.
+    pub fn flat_scratch(&self) -> u64 {
+        self.extra.flat_scratch
+    }
+
+    /// Set FLAT_SCRATCH (`flat_scratch_lo` is bits 31:0, `_hi` 63:32).
+    pub fn set_flat_scratch(&mut self, value: u64) {
+        self.extra.flat_scratch = value;
+    }
+
+    /// XNACK_MASK (GFX9's `xnack_mask` register pair), 64 bits; 0 in a
+    /// new wave.
+    pub fn xnack_mask(&self) -> u64 {
+        self.extra.xnack_mask
+    }
+
+    /// Set XNACK_MASK (`xnack_mask_lo` is bits 31:0, `_hi` 63:32).
+    pub fn set_xnack_mask(&mut self, value: u64) {
+        self.extra.xnack_mask = value;
+    }
+
+    /// What the special source `src` reads, as 64 bits (a 32-bit operand
+    /// takes bits 31:0; docs/semantics.md §3.4): SCC; 1 when VCC (its low
+    /// 32 bits in wave32) or EXEC is zero for `src_vccz`/`src_execz`; the
+    /// aperture, POPS and flat scratch state as set. `src_lds_direct` is an
+    /// error: no LDS is modelled.
+    pub fn special(&self, src: Special) -> Result<u64, ExecError> {
+        let e = &self.extra;
+        let lanes = self.size.exec_mask();
+        Ok(match src {
+            Special::Scc => u64::from(e.scc),
+            Special::Vccz => u64::from(self.vcc & lanes == 0),
+            Special::Execz => u64::from(self.exec & lanes == 0),
+            Special::SharedBase => e.shared_base,
+            Special::SharedLimit => e.shared_limit,
+            Special::PrivateBase => e.private_base,
+            Special::PrivateLimit => e.private_limit,
+            Special::PopsExitingWaveId => u64::from(e.pops_exiting_wave_id),
+            Special::FlatScratchBaseLo => e.flat_scratch & 0xffff_ffff,
+            Special::FlatScratchBaseHi => e.flat_scratch >> 32,
+            Special::LdsDirect => {
+                return Err(ExecError::InvalidOperand {
+                    operand: "src_lds_direct",
+                    reason:
+                        "not modelled: src_lds_direct reads LDS, which the emulator does not model"
+                            .into(),
+                })
+            }
+        })
+    }
+
+    /// Set the state behind the special source `src`: the four apertures
+    /// (64 bits), `src_pops_exiting_wave_id` (32 bits), SCC (0 or 1) or a
+    /// half of FLAT_SCRATCH (`src_flat_scratch_base_lo/hi`, 32 bits). An
+    /// error for a value too wide, and for `src_vccz`/`src_execz` (set VCC
+    /// or EXEC instead) and `src_lds_direct` (no LDS is modelled).
+    pub fn set_special(&mut self, src: Special, value: u64) -> Result<(), ExecError> {
+        let too_wide = |bits: u32| ExecError::InvalidOperand {
+            operand: src.syntax(),
+            reason: format!("{value:#x} does not fit in {bits} bits"),
+        };
+        let e = &mut self.extra;
+        match src {
+            Special::Scc => {
+                let v = u32::try_from(value).map_err(|_| too_wide(1))?;
+                return self.set_scc(v);
+            }
+            Special::SharedBase => e.shared_base = value,
+            Special::SharedLimit => e.shared_limit = value,
+            Special::PrivateBase => e.private_base = value,
+            Special::PrivateLimit => e.private_limit = value,
+            Special::PopsExitingWaveId => {
+                e.pops_exiting_wave_id = u32::try_from(value).map_err(|_| too_wide(32))?;
+            }
+            Special::FlatScratchBaseLo => {
+                let v = u32::try_from(value).map_err(|_| too_wide(32))?;
+                e.flat_scratch = (e.flat_scratch & !0xffff_ffff) | u64::from(v);
+            }
+            Special::FlatScratchBaseHi => {
+                let v = u32::try_from(value).map_err(|_| too_wide(32))?;
+                e.flat_scratch = (e.flat_scratch & 0xffff_ffff) | u64::from(v) << 32;
+            }
+            Special::Vccz | Special::Execz | Special::LdsDirect => {
+                return Err(ExecError::InvalidOperand {
+                    operand: src.syntax(),
+                    reason: match src {
+                        Special::LdsDirect => "not modelled: no LDS".into(),
+                        _ => "computed from VCC or EXEC: set those instead".into(),
+                    },
+                })
+            }
+        }
+        Ok(())
     }
 
     fn check_vgpr(&self, index: usize, lane: usize) -> Result<usize, ExecError> {

@@ -71,6 +71,7 @@ pub fn run(root: &Path) -> Result<(), String> {
         std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         let path = dir.join(format!("{target}.txt"));
         std::fs::write(&path, dis).map_err(|e| format!("{}: {e}", path.display()))?;
+        src0_sweep(root, target, t.spec.encoding.codes.literal64, &work)?;
     }
     let _ = std::fs::remove_dir_all(&work);
     Ok(())
@@ -883,8 +884,330 @@ pub fn lines() -> Vec<String> {
     ] {
         out.push(l.to_string());
     }
+    out.extend(special_operand_lines());
     out.extend(crate::dpp_fixtures::dpp_lines());
     out
+}
+
+// ---------------------------------------------------------------------------
+// Trap temporaries, GFX9's register halves, the `src_*` sources and
+// literals on every form (issue 11 part 4): lines for the encodings
+// fixtures, and the src0-code sweep of tests/fixtures/src0/.
+
+/// The names of the special operands, 32-bit spellings.
+const SPECIAL32: &[&str] = &[
+    "ttmp0",
+    "ttmp3",
+    "ttmp15",
+    "ttmp16",
+    "ttmp[3]",
+    "flat_scratch_lo",
+    "flat_scratch_hi",
+    "xnack_mask_lo",
+    "xnack_mask_hi",
+    "flat_scratch",
+    "src_scc",
+    "scc",
+    "src_vccz",
+    "vccz",
+    "src_execz",
+    "execz",
+    "src_shared_base",
+    "shared_base",
+    "src_shared_limit",
+    "src_private_base",
+    "src_private_limit",
+    "private_limit",
+    "src_pops_exiting_wave_id",
+    "src_flat_scratch_base_lo",
+    "src_flat_scratch_base_hi",
+    "src_lds_direct",
+    "lds_direct",
+    "ttmp[0:1]",
+];
+
+/// The names of the special operands as 64-bit operands.
+const SPECIAL64: &[&str] = &[
+    "ttmp[0:1]",
+    "ttmp[2:3]",
+    "ttmp[14:15]",
+    "ttmp[1:2]",
+    "ttmp[15:16]",
+    "ttmp[16:17]",
+    "ttmp0",
+    "ttmp1",
+    "flat_scratch",
+    "flat_scratch_lo",
+    "flat_scratch_hi",
+    "xnack_mask",
+    "xnack_mask_hi",
+    "src_scc",
+    "src_vccz",
+    "src_execz",
+    "src_shared_base",
+    "src_shared_limit",
+    "src_private_base",
+    "src_private_limit",
+    "src_pops_exiting_wave_id",
+    "src_flat_scratch_base_lo",
+    "src_flat_scratch_base_hi",
+    "src_lds_direct",
+];
+
+/// Lines for the special operands: as src0 of every form and suffix, as
+/// LDEXP's src1, with modifiers, against the constant bus and literals, and
+/// literals on every form.
+fn special_operand_lines() -> Vec<String> {
+    let mut out = Vec::new();
+    for op in ops() {
+        let kinds = if op.width == 64 { SPECIAL64 } else { SPECIAL32 };
+        for suffix in SUFFIXES {
+            for k in kinds {
+                out.push(line(op, suffix, dst(op), k, "v3", ""));
+            }
+        }
+        if op.ldexp {
+            for suffix in SUFFIXES {
+                for k in SPECIAL32 {
+                    out.push(line(op, suffix, dst(op), src0(op), k, ""));
+                }
+            }
+            let s0 = if op.width == 64 { "ttmp[2:3]" } else { "ttmp2" };
+            for (a, b) in [
+                ("src_scc", "s1"),
+                ("ttmp2", "s1"),
+                ("src_scc", "src_scc"),
+                ("src_scc", "src_vccz"),
+                ("src_shared_base", "0x1234"),
+                ("src_lds_direct", "s1"),
+                ("src_lds_direct", "src_lds_direct"),
+                ("flat_scratch_lo", "s1"),
+                (s0, "ttmp2"),
+                (s0, "ttmp3"),
+                ("src_scc", "-1"),
+            ] {
+                for suffix in ["", "_e64", "_sdwa"] {
+                    let a = if op.width == 64 && a.starts_with("ttmp2") {
+                        s0
+                    } else {
+                        a
+                    };
+                    out.push(line(op, suffix, dst(op), a, b, ""));
+                    out.push(line(op, suffix, dst(op), a, b, "mul:4"));
+                }
+            }
+        }
+        for m in [
+            "-src_scc",
+            "|src_scc|",
+            "neg(src_shared_base)",
+            "-|ttmp3|",
+            "-ttmp[2:3]",
+            "-src_lds_direct",
+        ] {
+            for suffix in ["", "_e64", "_sdwa"] {
+                out.push(line(op, suffix, dst(op), m, "v3", "clamp"));
+            }
+        }
+        for lit in [
+            "lit(0x3f800000)",
+            "lit(0x10000)",
+            "lit(0xffff1234)",
+            "lit(0x3c00)",
+            "lit(0x1234)",
+            "0xffff1234",
+            "lit(-1)",
+            "lit64(0x3ff0000000000001)",
+            "lit64(0x1234)",
+            "0x3ff0000000000001",
+        ] {
+            for suffix in ["", "_e32", "_e64"] {
+                out.push(line(op, suffix, dst(op), lit, "v3", ""));
+                if op.ldexp {
+                    out.push(line(op, suffix, dst(op), src0(op), lit, ""));
+                }
+            }
+        }
+    }
+    // From LLVM's own assembler tests (llvm/test/MC/AMDGPU).
+    for l in [
+        "v_fract_f32 v5, ttmp15",
+        "v_ldexp_f32 v5, src_scc, vcc_lo mul:4",
+        "v_ldexp_f32 v5, ttmp15, src_scc",
+        "v_fract_f64 v[5:6], ttmp[14:15]",
+        "v_fract_f16 v5, src_scc",
+    ] {
+        out.push(l.to_string());
+    }
+    out
+}
+
+const SRC0_HEADER: &str = "\
+# Every 9-bit src0 code of the VOP1/VOP2 V_FRACT and V_LDEXP words, as
+# LLVM's disassembler (llvm-mc-22 --disassemble) prints it, for one target.
+# Generated by `cargo xtask fixtures` (needs llvm-mc-22); do not edit by hand.
+# Read by tests/src0_sweep.rs, which needs no LLVM.
+#
+#   form <TAB> n <TAB> word         the n-th instruction word (src0 = 0)
+#   lit32 <TAB> hex                 the literal dword appended after code 255
+#   lit64 <TAB> hex                 the 64-bit literal appended after the
+#                                   64-bit literal code of an F64 form
+#   n <TAB> code <TAB> bytes <TAB> text
+#                                   word n with src0 = code, and the number
+#                                   of literal bytes appended (0, 4 or 8):
+#                                   LLVM's text, or <invalid>
+# The DPP markers 0xe9, 0xea, 0xfa and the SDWA marker 0xf9 are left out.
+";
+
+/// The literal dword the sweep appends after code 255: 1.0 in F32, not an
+/// F16 value (LLVM prints `lit(0x3f800000)` on F16 forms).
+const SWEEP_LIT32: u32 = 0x3f80_0000;
+/// The 64-bit literal appended after gfx1250's 64-bit literal code.
+const SWEEP_LIT64: u64 = 0x3ff0_0000_0000_0001;
+/// src0 codes the sweep leaves out: DPP and SDWA markers.
+pub const SWEEP_SKIP: [u32; 4] = [0xe9, 0xea, 0xf9, 0xfa];
+
+/// `tests/fixtures/src0/<target>.txt`: LLVM's disassembly of every src0
+/// code of the four e32 words (FRACT F16/F32/F64 VOP1, LDEXP_F16 VOP2).
+fn src0_sweep(
+    root: &Path,
+    target: Target<'_>,
+    literal64: Option<u32>,
+    work: &Path,
+) -> Result<(), String> {
+    let forms = [
+        "v_fract_f16_e32 v1, v3",
+        "v_fract_f32_e32 v1, v3",
+        "v_fract_f64_e32 v[2:3], v[4:5]",
+        "v_ldexp_f16_e32 v1, v3, v2",
+    ];
+    let src = work.join(format!("{target}-forms.s"));
+    std::fs::write(&src, forms.join("\n") + "\n").map_err(|e| e.to_string())?;
+    let (stdout, _) = llvm_mc(target, &[], &src)?;
+    let words: Vec<u32> = encodings(&stdout)
+        .iter()
+        .filter_map(|(_, b)| {
+            let bytes: Vec<u8> = b
+                .split(',')
+                .filter_map(|x| u8::from_str_radix(x.trim().trim_start_matches("0x"), 16).ok())
+                .collect();
+            Some(u32::from_le_bytes(bytes.get(..4)?.try_into().ok()?))
+        })
+        .collect();
+    if words.len() != forms.len() {
+        return Err(format!(
+            "{target}: LLVM encoded {} of the sweep's forms",
+            words.len()
+        ));
+    }
+    let mut keys = Vec::new();
+    let mut inputs = Vec::new();
+    for (n, w) in words.iter().enumerate() {
+        for code in (0..512u32).filter(|c| !SWEEP_SKIP.contains(c)) {
+            let mut bytes = ((w & !0x1ff) | code).to_le_bytes().to_vec();
+            let lit = match code {
+                255 => SWEEP_LIT32.to_le_bytes().to_vec(),
+                c if Some(c) == literal64 && n == 2 => SWEEP_LIT64.to_le_bytes().to_vec(),
+                _ => Vec::new(),
+            };
+            keys.push((n, code, lit.len()));
+            bytes.extend(lit);
+            let hex: Vec<String> = bytes.iter().map(|b| format!("{b:#04x}")).collect();
+            inputs.push(format!("[{}]", hex.join(",")));
+        }
+    }
+    let texts = disassemble_invalid_ok(target, &inputs, work)?;
+    let mut text = String::from(SRC0_HEADER);
+    let _ = writeln!(
+        text,
+        "# target: {target}{}",
+        mattr(target).map(|m| format!(" ({m})")).unwrap_or_default()
+    );
+    for (n, w) in words.iter().enumerate() {
+        let _ = writeln!(text, "form\t{n}\t{:#010x}", w & !0x1ff);
+    }
+    let _ = writeln!(text, "lit32\t{SWEEP_LIT32:#010x}");
+    let _ = writeln!(text, "lit64\t{SWEEP_LIT64:#018x}");
+    for ((n, code, lit), t) in keys.iter().zip(&texts) {
+        let _ = writeln!(text, "{n}\t{code}\t{lit}\t{t}");
+    }
+    let dir = root.join("tests/fixtures/src0");
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let path = dir.join(format!("{target}.txt"));
+    std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let invalid = texts.iter().filter(|t| t.starts_with('<')).count();
+    println!(
+        "{target}: src0 sweep {} words, {invalid} refused -> {}",
+        texts.len(),
+        path.display()
+    );
+    Ok(())
+}
+
+/// [`disassemble`] for inputs LLVM may refuse: llvm-mc exits with status 1
+/// after an "invalid instruction encoding" warning, which is not a crash
+/// (a crash ends it by a signal or another status). A batch that crashes
+/// is redone line by line.
+fn disassemble_invalid_ok(
+    target: Target<'_>,
+    inputs: &[String],
+    work: &Path,
+) -> Result<Vec<String>, String> {
+    const BATCH: usize = 128;
+    let run = |chunk: &[String], n: usize| -> Result<Option<Vec<String>>, String> {
+        let file = work.join(format!("{target}-sweep-{n}.bytes"));
+        std::fs::write(&file, chunk.join("\n") + "\n").map_err(|e| e.to_string())?;
+        let mut cmd = Command::new(LLVM_MC);
+        cmd.arg("-arch=amdgcn").arg(format!("-mcpu={target}"));
+        if let Some(m) = mattr(target) {
+            cmd.arg(m);
+        }
+        cmd.args(["--disassemble", "-show-encoding"]).arg(&file);
+        let out = cmd.output().map_err(|e| {
+            format!("cannot run {LLVM_MC}: {e} (install the Debian package llvm-22)")
+        })?;
+        if !matches!(out.status.code(), Some(0 | 1)) {
+            return Ok(None);
+        }
+        let diags = diagnostics(&String::from_utf8_lossy(&out.stderr), &file);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let encs = encodings(&stdout);
+        let mut texts = encs.iter();
+        let mut res = Vec::with_capacity(chunk.len());
+        for i in 0..chunk.len() {
+            if diags.get(&(i + 1)).is_some_and(|d| !d.is_empty()) {
+                res.push("<invalid>".to_string());
+            } else {
+                let Some((text, _)) = texts.next() else {
+                    return Err(format!("{target}: disassembly ran short"));
+                };
+                res.push(text.clone());
+            }
+        }
+        if texts.next().is_some() {
+            return Err(format!(
+                "{target}: more instructions than inputs: a literal was not consumed"
+            ));
+        }
+        Ok(Some(res))
+    };
+    let mut out = Vec::with_capacity(inputs.len());
+    for (n, chunk) in inputs.chunks(BATCH).enumerate() {
+        match run(chunk, n)? {
+            Some(texts) => out.extend(texts),
+            None => {
+                for (i, one) in chunk.iter().enumerate() {
+                    let single = run(std::slice::from_ref(one), (n + 1) * BATCH * 2 + i)?;
+                    out.push(
+                        single
+                            .and_then(|mut v| v.pop())
+                            .unwrap_or_else(|| "<llvm-crash>".to_string()),
+                    );
+                }
+            }
+        }
+    }
+    Ok(out)
 }
 
 #[cfg(test)]

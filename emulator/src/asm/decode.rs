@@ -6,7 +6,8 @@ use super::tables::{Field, TargetEncoding};
 use super::target_encoding;
 use super::DecodeError;
 use crate::instr::{
-    DstUnused, Encoding, FloatConst, Instruction, Operand, Part, ScalarReg, Sdwa, SdwaSel, SrcMods,
+    DstUnused, Encoding, FloatConst, Instruction, Operand, Part, ScalarReg, Sdwa, SdwaSel, Special,
+    SrcMods,
 };
 use crate::kernels::Omod;
 use crate::target::Target;
@@ -88,8 +89,76 @@ fn operand(
         x if (c.float_first..c.float_first + 9).contains(&x) => Ok(Operand::InlineFloat(
             FloatConst::ALL[(x - c.float_first) as usize],
         )),
-        _ => Err(code),
+        _ => special_operand(te, code, wide).ok_or(code),
     }
+}
+
+/// A trap temporary, GFX9 register half or `src_*` code, as LLVM's
+/// disassembler names it. A 64-bit operand takes an even ttmp (a pair),
+/// the low halves (`flat_scratch`, `xnack_mask`) and every special source
+/// but `src_flat_scratch_base_hi` and `src_lds_direct`, which LLVM's
+/// disassembler refuses there. (It prints an odd ttmp code as the even
+/// pair below it; this decoder refuses it, as it refuses odd SGPR pairs:
+/// the encoding is not the one the text assembles to.)
+fn special_operand(te: &TargetEncoding, code: u32, wide: bool) -> Option<Operand> {
+    let c = &te.family.special;
+    let at = |first: Option<u32>, n: u32| first.is_some_and(|f| code >= f && code - f < n);
+    let off = |first: Option<u32>| first.map_or(0, |f| code - f);
+    let scalar = |reg| {
+        Some(Operand::Scalar {
+            reg,
+            part: Part::Full,
+        })
+    };
+    if at(c.ttmp0, 16) {
+        let n = off(c.ttmp0);
+        if wide && (n % 2 != 0) {
+            return None;
+        }
+        return scalar(ScalarReg::Ttmp(n as u8));
+    }
+    if at(c.flat_scratch_lo, 2) {
+        return match off(c.flat_scratch_lo) {
+            0 => scalar(ScalarReg::FlatScratchLo),
+            _ if wide => None,
+            _ => scalar(ScalarReg::FlatScratchHi),
+        };
+    }
+    if at(c.xnack_mask_lo, 2) {
+        return match off(c.xnack_mask_lo) {
+            0 => scalar(ScalarReg::XnackMaskLo),
+            _ if wide => None,
+            _ => scalar(ScalarReg::XnackMaskHi),
+        };
+    }
+    let group: [(Option<u32>, &[Special]); 4] = [
+        (
+            c.src_flat_scratch_base_lo,
+            &[Special::FlatScratchBaseLo, Special::FlatScratchBaseHi],
+        ),
+        (
+            c.src_shared_base,
+            &[
+                Special::SharedBase,
+                Special::SharedLimit,
+                Special::PrivateBase,
+                Special::PrivateLimit,
+                Special::PopsExitingWaveId,
+            ],
+        ),
+        (c.src_vccz, &[Special::Vccz, Special::Execz, Special::Scc]),
+        (c.src_lds_direct, &[Special::LdsDirect]),
+    ];
+    for (first, members) in group {
+        if at(first, members.len() as u32) {
+            let src = *members.get(off(first) as usize)?;
+            if wide && matches!(src, Special::FlatScratchBaseHi | Special::LdsDirect) {
+                return None;
+            }
+            return Some(Operand::Special(src));
+        }
+    }
+    None
 }
 
 /// Decode the instruction at the start of `bytes` (little-endian dwords, as
@@ -165,10 +234,9 @@ fn literal(
 ) -> Res<Option<(Operand, usize)>> {
     let c = &te.family.codes;
     if code == c.literal {
+        // A 16-bit operand's literal dword may have any high half: LLVM
+        // prints it as `lit(0x3f800000)` (the operand reads bits 15:0).
         let v = w.get(at, at + 4)?;
-        if ty.bits() == 16 && v > 0xffff {
-            return Err(reserved(at, "literal", v));
-        }
         return Ok(Some((Operand::Literal(v), at + 4)));
     }
     if Some(code) == c.literal64 && allow64 && ty == OpType::F64 {

@@ -5,7 +5,7 @@
 use super::tables::{FamilyEncoding, TargetEncoding};
 use super::target_encoding;
 use super::{EncodeError, Slot};
-use crate::instr::{Encoding, FloatConst, Instruction, Opcode, Operand, Part, ScalarReg};
+use crate::instr::{Encoding, FloatConst, Instruction, Opcode, Operand, Part, ScalarReg, Special};
 use crate::kernels::FormatKind;
 use crate::target::Target;
 use crate::validate::{Rule, Violation};
@@ -146,7 +146,57 @@ fn scalar_code(
         ScalarReg::Null => c
             .null
             .ok_or_else(|| err(slot, "'null' operand is not supported on this GPU"))?,
+        ScalarReg::Ttmp(n) => special_at(fam.special.ttmp0, u32::from(n), slot, "ttmp")?,
+        ScalarReg::FlatScratchLo => {
+            let name = if wide {
+                "flat_scratch"
+            } else {
+                "flat_scratch_lo"
+            };
+            special_at(fam.special.flat_scratch_lo, 0, slot, name)?
+        }
+        ScalarReg::FlatScratchHi => {
+            special_at(fam.special.flat_scratch_lo, 1, slot, "flat_scratch_hi")?
+        }
+        ScalarReg::XnackMaskLo => {
+            let name = if wide { "xnack_mask" } else { "xnack_mask_lo" };
+            special_at(fam.special.xnack_mask_lo, 0, slot, name)?
+        }
+        ScalarReg::XnackMaskHi => special_at(fam.special.xnack_mask_lo, 1, slot, "xnack_mask_hi")?,
     })
+}
+
+/// The code `offset` past `first` (a group of special codes), or LLVM's
+/// error for a register the target does not have.
+fn special_at(first: Option<u32>, offset: u32, slot: Slot, name: &str) -> Result<u32, EncodeError> {
+    first
+        .map(|c| c + offset)
+        .ok_or_else(|| err(slot, format!("{name} register not available on this GPU")))
+}
+
+/// The operand code of a special source.
+pub(crate) fn special_code(
+    fam: &FamilyEncoding,
+    src: Special,
+    slot: Slot,
+) -> Result<u32, EncodeError> {
+    let c = &fam.special;
+    let name = src.syntax();
+    match src {
+        Special::Vccz => special_at(c.src_vccz, 0, slot, name),
+        Special::Execz => special_at(c.src_vccz, 1, slot, name),
+        Special::Scc => special_at(c.src_vccz, 2, slot, name),
+        Special::SharedBase => special_at(c.src_shared_base, 0, slot, name),
+        Special::SharedLimit => special_at(c.src_shared_base, 1, slot, name),
+        Special::PrivateBase => special_at(c.src_shared_base, 2, slot, name),
+        Special::PrivateLimit => special_at(c.src_shared_base, 3, slot, name),
+        Special::PopsExitingWaveId => special_at(c.src_shared_base, 4, slot, name),
+        Special::FlatScratchBaseLo => special_at(c.src_flat_scratch_base_lo, 0, slot, name),
+        Special::FlatScratchBaseHi => special_at(c.src_flat_scratch_base_lo, 1, slot, name),
+        Special::LdsDirect => c
+            .src_lds_direct
+            .ok_or_else(|| err(slot, "lds_direct is not supported on this GPU")),
+    }
 }
 
 fn const_code(fam: &FamilyEncoding, op: Operand, slot: Slot) -> Result<u32, EncodeError> {
@@ -193,12 +243,10 @@ fn src_code(
             Ok((scalar_code(fam, reg, ty, slot)?, None))
         }
         Operand::InlineInt(_) | Operand::InlineFloat(_) => Ok((const_code(fam, op, slot)?, None)),
-        Operand::Literal(v) => {
-            if ty.bits() == 16 && v > 0xffff {
-                return Err(err(slot, "a 16-bit operand's literal must fit in 16 bits"));
-            }
-            Ok((fam.codes.literal, Some(Lit::L32(v))))
-        }
+        // A 16-bit operand's literal dword may have any high half (LLVM's
+        // disassembler prints `lit(0x3f800000)`; the operand reads bits
+        // 15:0); the assembler only writes 16-bit values.
+        Operand::Literal(v) => Ok((fam.codes.literal, Some(Lit::L32(v)))),
         Operand::Literal64(v) => match fam.codes.literal64 {
             Some(code) if ty == OpType::F64 && te.literal64 && enc != Encoding::Sdwa => {
                 Ok((code, Some(Lit::L64(v))))
@@ -209,6 +257,7 @@ fn src_code(
             )),
             None => Err(err(slot, "lit64 is not supported on this GPU")),
         },
+        Operand::Special(src) => Ok((special_code(fam, src, slot)?, None)),
     }
 }
 
@@ -338,6 +387,11 @@ fn encode_error(te: &TargetEncoding, instr: &Instruction, v: Violation) -> Encod
             _ => "invalid operand for instruction".into(),
         },
         Rule::DppField => "not a valid operand.".into(),
+        Rule::TtmpOutOfRange { .. } => "register index is out of range".into(),
+        Rule::MisalignedTtmpPair { .. } => "invalid register alignment".into(),
+        Rule::LdsDirectNotSrc0 => "lds_direct may be used as src0 only".into(),
+        Rule::LdsDirectInSdwa => "lds_direct cannot be used with this instruction".into(),
+        Rule::LdsDirectWide => "invalid operand for instruction".into(),
     };
     EncodeError { slot, reason }
 }
@@ -448,6 +502,9 @@ fn check_vop3_sources(te: &TargetEncoding, instr: &Instruction) -> Result<(), En
     let fam = te.family;
     // A pair and its low half are different constant-bus reads.
     let mut scalars: Vec<(ScalarReg, bool)> = Vec::new();
+    // Special sources read the constant bus too (LLVM: `v_ldexp_f32 v5,
+    // src_scc, s1` violates GFX9's limit of one); src_lds_direct does not.
+    let mut specials: Vec<Special> = Vec::new();
     let mut literal: Option<u64> = None;
     let mut bus = 0;
     let (t0, t1) = src_types(instr.opcode);
@@ -461,6 +518,12 @@ fn check_vop3_sources(te: &TargetEncoding, instr: &Instruction) -> Result<(), En
                 if reg != ScalarReg::Null && !scalars.contains(&(reg, wide[i])) =>
             {
                 scalars.push((reg, wide[i]));
+                bus += 1;
+            }
+            Some(Operand::Special(src))
+                if src != Special::LdsDirect && !specials.contains(&src) =>
+            {
+                specials.push(src);
                 bus += 1;
             }
             Some(lit @ (Operand::Literal(_) | Operand::Literal64(_))) => {

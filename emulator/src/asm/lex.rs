@@ -4,7 +4,7 @@
 //! column; nothing here knows the instruction or the target.
 
 use super::AsmError;
-use crate::instr::{Part, ScalarReg};
+use crate::instr::{Part, ScalarReg, Special};
 use rustc_apfloat::ieee::Double;
 use rustc_apfloat::{Float, Round};
 
@@ -36,7 +36,36 @@ pub(super) enum Reg {
     S { index: u32, last: u32 },
     /// A named scalar register; `wide` for the 64-bit names (vcc, exec).
     Named { reg: ScalarReg, wide: bool },
+    /// ttmpN or ttmp[N:M]: first and last trap temporary (`last >= index`).
+    Ttmp { index: u32, last: u32 },
+    /// A special source (`src_scc`, `shared_base`, `lds_direct`...), with
+    /// the name as written.
+    Special { src: Special, name: &'static str },
 }
+
+/// The special sources by every name LLVM's assembler takes for them.
+const SPECIAL_NAMES: [(&str, Special); 20] = [
+    ("src_scc", Special::Scc),
+    ("scc", Special::Scc),
+    ("src_vccz", Special::Vccz),
+    ("vccz", Special::Vccz),
+    ("src_execz", Special::Execz),
+    ("execz", Special::Execz),
+    ("src_shared_base", Special::SharedBase),
+    ("shared_base", Special::SharedBase),
+    ("src_shared_limit", Special::SharedLimit),
+    ("shared_limit", Special::SharedLimit),
+    ("src_private_base", Special::PrivateBase),
+    ("private_base", Special::PrivateBase),
+    ("src_private_limit", Special::PrivateLimit),
+    ("private_limit", Special::PrivateLimit),
+    ("src_pops_exiting_wave_id", Special::PopsExitingWaveId),
+    ("pops_exiting_wave_id", Special::PopsExitingWaveId),
+    ("src_flat_scratch_base_lo", Special::FlatScratchBaseLo),
+    ("src_flat_scratch_base_hi", Special::FlatScratchBaseHi),
+    ("src_lds_direct", Special::LdsDirect),
+    ("lds_direct", Special::LdsDirect),
+];
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) enum Atom {
@@ -248,8 +277,9 @@ pub(super) fn int_value(digits: &str, radix: u32, neg: bool, col: usize) -> Res<
 pub(super) fn register(c: &mut Cursor<'_>) -> Res<Option<Reg>> {
     let col = c.col();
     let first = c.peek();
-    if matches!(first, Some(b'v' | b's')) && c.peek_at(1) == Some(b'[') {
-        c.pos += 2;
+    let ttmp = c.starts("ttmp[");
+    if ttmp || matches!(first, Some(b'v' | b's')) && c.peek_at(1) == Some(b'[') {
+        c.pos += if ttmp { 5 } else { 2 };
         c.ws();
         let lo = c.decimal().ok_or(AsmError {
             column: c.col(),
@@ -273,7 +303,12 @@ pub(super) fn register(c: &mut Cursor<'_>) -> Res<Option<Reg>> {
         if hi < lo {
             return fail(col, "first register index should not exceed second index");
         }
-        return Ok(Some(if first == Some(b'v') {
+        return Ok(Some(if ttmp {
+            Reg::Ttmp {
+                index: lo,
+                last: hi,
+            }
+        } else if first == Some(b'v') {
             Reg::V {
                 index: lo,
                 last: hi,
@@ -298,6 +333,23 @@ pub(super) fn register(c: &mut Cursor<'_>) -> Res<Option<Reg>> {
         "exec_hi" => named(ScalarReg::ExecHi, false),
         "m0" => named(ScalarReg::M0, false),
         "null" => named(ScalarReg::Null, true),
+        "flat_scratch" => named(ScalarReg::FlatScratchLo, true),
+        "flat_scratch_lo" => named(ScalarReg::FlatScratchLo, false),
+        "flat_scratch_hi" => named(ScalarReg::FlatScratchHi, false),
+        "xnack_mask" => named(ScalarReg::XnackMaskLo, true),
+        "xnack_mask_lo" => named(ScalarReg::XnackMaskLo, false),
+        "xnack_mask_hi" => named(ScalarReg::XnackMaskHi, false),
+        _ if SPECIAL_NAMES.iter().any(|(n, _)| *n == id) => SPECIAL_NAMES
+            .iter()
+            .find(|(n, _)| *n == id)
+            .map(|&(name, src)| Reg::Special { src, name }),
+        _ if id.len() > 4
+            && id.starts_with("ttmp")
+            && id.bytes().skip(4).all(|b| b.is_ascii_digit()) =>
+        {
+            let index = id[4..].parse::<u32>().unwrap_or(u32::MAX);
+            Some(Reg::Ttmp { index, last: index })
+        }
         _ => {
             let (kind, rest) = id.split_at(id.len().min(1));
             let (num, part) = match rest.split_once('.') {

@@ -166,7 +166,8 @@ pub(super) fn forced_literal(
     pub(super) fn bad<T>(p: &Parsed) -> Res<T> {
         fail(p.col, "invalid operand for instruction")
     }
-    if wide && te.family.codes.literal64.is_none() {
+    // LLVM takes lit64() on an integer operand of any target, as lit().
+    if wide && te.family.codes.literal64.is_none() && ty.is_float() {
         return fail(p.col, "lit64 is not supported on this GPU");
     }
     let value: u64 = match (num, ty) {
@@ -196,10 +197,28 @@ pub(super) fn forced_literal(
         }
     };
     if ty == OpType::F64 {
+        if let (Num::Int(i), false) = (num, wide) {
+            // `lit(n)` on an F64 operand is a 32-bit literal: LLVM keeps the
+            // low 32 bits on targets with 64-bit literals (which then hold
+            // them in their low dword), and elsewhere takes n only when it
+            // fits 32 bits, signed or unsigned (`lit(-1)` is 0xffffffff).
+            if te.literal64 {
+                return Ok(Operand::Literal64(u64::from(i as u32)));
+            }
+            if !safe_trunc(i, 32) {
+                return bad(p);
+            }
+            return Ok(Operand::Literal(i as u32));
+        }
+        // A VOP3 64-bit literal must be one a 32-bit literal could give:
+        // LLVM refuses v_fract_f64_e64 v[2:3], lit64(0x3ff0000000000001).
+        let vop3_ok = safe_trunc(i128::from(value as i64), 32) || value as u32 == 0;
+        if wide && enc == Encoding::Vop3 && !vop3_ok {
+            return bad(p);
+        }
         // gfx1250 VOP1 writes F64 literals as 64-bit ones (LLVM puts the
         // value of `lit(x)` in the low dword there).
         if te.literal64 {
-            let _ = enc;
             return Ok(Operand::Literal64(value));
         }
         return u32::try_from(value)

@@ -6,7 +6,44 @@ use super::encode::{true16, OpType};
 use super::lex::{fail, Atom, Parsed, Reg, Res};
 use super::literal::{forced_literal, immediate};
 use super::tables::TargetEncoding;
-use crate::instr::{Encoding, Operand, Part, ScalarReg, SrcMods};
+use crate::instr::{Encoding, Operand, Part, ScalarReg, Special, SrcMods};
+
+/// LLVM's assembler takes `name` (a register or special source, `canonical`
+/// being its name in `isa-spec/`'s `assembler_refuses`) on this target:
+/// the target has its code and LLVM does not refuse it.
+fn available(
+    te: &TargetEncoding,
+    col: usize,
+    canonical: &str,
+    name: &str,
+    has_code: bool,
+) -> Res<()> {
+    if has_code && !te.family.special.assembler_refuses.contains(&canonical) {
+        return Ok(());
+    }
+    match canonical {
+        "null" => fail(col, "'null' operand is not supported on this GPU"),
+        "src_lds_direct" => fail(col, "lds_direct is not supported on this GPU"),
+        _ => fail(col, format!("{name} register not available on this GPU")),
+    }
+}
+
+/// Whether the target has an operand code for the special source `src`.
+fn special_code(te: &TargetEncoding, src: Special) -> bool {
+    let c = &te.family.special;
+    match src {
+        Special::Scc | Special::Vccz | Special::Execz => c.src_vccz.is_some(),
+        Special::SharedBase
+        | Special::SharedLimit
+        | Special::PrivateBase
+        | Special::PrivateLimit
+        | Special::PopsExitingWaveId => c.src_shared_base.is_some(),
+        Special::FlatScratchBaseLo | Special::FlatScratchBaseHi => {
+            c.src_flat_scratch_base_lo.is_some()
+        }
+        Special::LdsDirect => c.src_lds_direct.is_some(),
+    }
+}
 
 /// A register operand of type `ty`.
 pub(super) fn reg_operand(
@@ -52,19 +89,77 @@ pub(super) fn reg_operand(
             })
         }
         Reg::Named { reg, wide } => {
+            let c = &te.family.special;
+            let (canonical, name, has_code) = match reg {
+                ScalarReg::Null => ("null", "null", te.family.codes.null.is_some()),
+                ScalarReg::FlatScratchLo if wide => (
+                    "flat_scratch_lo",
+                    "flat_scratch",
+                    c.flat_scratch_lo.is_some(),
+                ),
+                ScalarReg::FlatScratchLo => (
+                    "flat_scratch_lo",
+                    "flat_scratch_lo",
+                    c.flat_scratch_lo.is_some(),
+                ),
+                ScalarReg::FlatScratchHi => (
+                    "flat_scratch_hi",
+                    "flat_scratch_hi",
+                    c.flat_scratch_lo.is_some(),
+                ),
+                ScalarReg::XnackMaskLo if wide => {
+                    ("xnack_mask_lo", "xnack_mask", c.xnack_mask_lo.is_some())
+                }
+                ScalarReg::XnackMaskLo => {
+                    ("xnack_mask_lo", "xnack_mask_lo", c.xnack_mask_lo.is_some())
+                }
+                ScalarReg::XnackMaskHi => {
+                    ("xnack_mask_hi", "xnack_mask_hi", c.xnack_mask_lo.is_some())
+                }
+                _ => ("", "", true),
+            };
+            if !canonical.is_empty() {
+                available(te, p.col, canonical, name, has_code)?;
+            }
             let ok = match reg {
                 ScalarReg::Null => true,
-                ScalarReg::VccLo | ScalarReg::ExecLo => wide == (span == 1),
+                ScalarReg::VccLo
+                | ScalarReg::ExecLo
+                | ScalarReg::FlatScratchLo
+                | ScalarReg::XnackMaskLo => wide == (span == 1),
                 _ => span == 0,
             };
             if !ok {
                 return bad();
             }
-            let _ = te;
             Ok(Operand::Scalar {
                 reg,
                 part: Part::Full,
             })
+        }
+        Reg::Ttmp { index, last } => {
+            if last > 15 {
+                return fail(p.col, "register index is out of range");
+            }
+            if last - index != span {
+                return bad();
+            }
+            let canonical = format!("ttmp{index}");
+            available(
+                te,
+                p.col,
+                &canonical,
+                &canonical,
+                te.family.special.ttmp0.is_some(),
+            )?;
+            Ok(Operand::Scalar {
+                reg: ScalarReg::Ttmp(index as u8),
+                part: Part::Full,
+            })
+        }
+        Reg::Special { src, name } => {
+            available(te, p.col, src.syntax(), name, special_code(te, src))?;
+            Ok(Operand::Special(src))
         }
     }
 }

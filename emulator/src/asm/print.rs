@@ -28,7 +28,26 @@ fn reg(op: Operand, ty: OpType, halves: bool) -> String {
             ScalarReg::ExecHi => "exec_hi".to_string(),
             ScalarReg::M0 => "m0".to_string(),
             ScalarReg::Null => "null".to_string(),
+            ScalarReg::Ttmp(n) if wide => format!("ttmp[{n}:{}]", n + 1),
+            ScalarReg::Ttmp(n) => format!("ttmp{n}"),
+            ScalarReg::FlatScratchLo if wide => "flat_scratch".to_string(),
+            ScalarReg::FlatScratchLo => "flat_scratch_lo".to_string(),
+            ScalarReg::FlatScratchHi => "flat_scratch_hi".to_string(),
+            ScalarReg::XnackMaskLo if wide => "xnack_mask".to_string(),
+            ScalarReg::XnackMaskLo => "xnack_mask_lo".to_string(),
+            ScalarReg::XnackMaskHi => "xnack_mask_hi".to_string(),
         },
+        Operand::Special(src) => src.syntax().to_string(),
+        // A 16-bit operand's literal dword with a high half LLVM cannot
+        // drop: printed whole in lit(); a high half of all ones is dropped
+        // unless the low half reads as an inline constant.
+        Operand::Literal(v) if ty.bits() == 16 && v > 0xffff => {
+            if v >> 16 == 0xffff && !literal_is_inline(v & 0xffff, ty) {
+                format!("{:#x}", v & 0xffff)
+            } else {
+                format!("lit({v:#x})")
+            }
+        }
         Operand::InlineInt(i) => i.to_string(),
         // LLVM spells 1/(2*pi) with the digits of the format it is read in.
         Operand::InlineFloat(FloatConst::InvTwoPi) if ty == OpType::F64 => {
@@ -63,7 +82,10 @@ fn reg(op: Operand, ty: OpType, halves: bool) -> String {
 }
 
 fn is_const(op: Operand) -> bool {
-    !matches!(op, Operand::Vgpr { .. } | Operand::Scalar { .. })
+    !matches!(
+        op,
+        Operand::Vgpr { .. } | Operand::Scalar { .. } | Operand::Special(_)
+    )
 }
 
 fn source(op: Operand, mods: SrcMods, ty: OpType, halves: bool) -> String {

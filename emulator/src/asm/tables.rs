@@ -229,6 +229,31 @@ pub struct OperandCodes {
     pub vgpr_first: u32,
 }
 
+/// The source codes a family names beyond SGPRs, VCC, M0, EXEC, null,
+/// constants and literals (`special_operands` in `isa-spec/`): the first
+/// code of each group, where the target has it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SpecialCodes {
+    /// `flat_scratch_lo` (`flat_scratch_hi` next; `flat_scratch` as a pair).
+    pub flat_scratch_lo: Option<u32>,
+    /// `xnack_mask_lo` (`xnack_mask_hi` next; `xnack_mask` as a pair).
+    pub xnack_mask_lo: Option<u32>,
+    /// `ttmp0` (`ttmp1`..=`ttmp15` follow; pairs `ttmp[2n:2n+1]`).
+    pub ttmp0: Option<u32>,
+    /// `src_flat_scratch_base_lo` (`src_flat_scratch_base_hi` next).
+    pub src_flat_scratch_base_lo: Option<u32>,
+    /// `src_shared_base`; `src_shared_limit`, `src_private_base`,
+    /// `src_private_limit`, `src_pops_exiting_wave_id` follow.
+    pub src_shared_base: Option<u32>,
+    /// `src_vccz`; `src_execz`, `src_scc` follow.
+    pub src_vccz: Option<u32>,
+    /// `src_lds_direct`.
+    pub src_lds_direct: Option<u32>,
+    /// The operand names (LLVM's spelling) LLVM's assembler refuses on the
+    /// target although its disassembler prints them.
+    pub assembler_refuses: &'static [&'static str],
+}
+
 /// The field layouts of one ISA family.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FamilyEncoding {
@@ -248,6 +273,8 @@ pub struct FamilyEncoding {
     pub dpp8: Option<Dpp8Layout>,
     /// Operand codes.
     pub codes: OperandCodes,
+    /// Trap temporaries, GFX9's register halves and the `src_*` operands.
+    pub special: SpecialCodes,
     /// 16-bit operands of e32 forms name register halves: bit 7 of an 8-bit
     /// VGPR field selects the high half (true16).
     pub true16_e32_halves: bool,

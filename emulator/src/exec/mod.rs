@@ -24,7 +24,7 @@ use crate::kernels::{Format, Modifiers, Policy};
 use crate::kernels::{Fract, Ldexp, Operation, WaveIo};
 use crate::target::TargetSpec;
 use crate::validate::{Rule, Violation, E32_HALF_VGPRS};
-use crate::wave::{Wave, MAX_LANES, NUM_SGPRS, NUM_VGPRS};
+use crate::wave::{Wave, MAX_LANES, NUM_SGPRS, NUM_TTMPS, NUM_VGPRS};
 use operands::{read_exponent, read_float_source};
 use write::{copied, direct};
 
@@ -282,5 +282,10 @@ fn exec_error(spec: &TargetSpec, instr: &Instruction, v: Violation) -> ExecError
         Rule::DppSrc1 => invalid("src1", "this DPP form cannot take this src1"),
         Rule::Dpp8SourceModifiers => modifier("e32 DPP8 has no ABS or NEG"),
         Rule::DppField => modifier("a DPP field out of its range"),
+        Rule::TtmpOutOfRange { index, .. } => range("ttmp", index, NUM_TTMPS),
+        Rule::MisalignedTtmpPair { index } => ExecError::MisalignedPair { operand, index },
+        Rule::LdsDirectNotSrc0 => invalid(operand, "src_lds_direct may be src0 only"),
+        Rule::LdsDirectInSdwa => invalid(operand, "src_lds_direct cannot be used with SDWA"),
+        Rule::LdsDirectWide => invalid(operand, "src_lds_direct is a 32-bit source"),
     }
 }

@@ -120,6 +120,19 @@ fn scalar_value(wave: &Wave, reg: ScalarReg, width: u32) -> Result<u64, ExecErro
         ScalarReg::ExecHi => wave.exec() >> 32,
         ScalarReg::M0 => u64::from(wave.m0()),
         ScalarReg::Null => 0,
+        ScalarReg::Ttmp(n) => {
+            let n = usize::from(n);
+            let lo = u64::from(wave.ttmp(n)?);
+            if pair {
+                lo | u64::from(wave.ttmp(n + 1)?) << 32
+            } else {
+                lo
+            }
+        }
+        ScalarReg::FlatScratchLo => low_or_pair(wave.flat_scratch()),
+        ScalarReg::FlatScratchHi => wave.flat_scratch() >> 32,
+        ScalarReg::XnackMaskLo => low_or_pair(wave.xnack_mask()),
+        ScalarReg::XnackMaskHi => wave.xnack_mask() >> 32,
     })
 }
 
@@ -213,6 +226,19 @@ fn read_operand(
             out.fill(v);
         }
         Operand::Literal64(l) => out.fill(l & mask),
+        // A special source reads like a scalar register: a 64-bit operand
+        // takes the apertures' 64 bits and the 32-bit sources
+        // zero-extended; narrower operands take bits 31:0, then their half
+        // or SDWA field (docs/semantics.md §3.4).
+        Operand::Special(src) => {
+            let v = wave.special(src)?;
+            let v = if width == 64 {
+                v
+            } else {
+                narrow(v & 0xffff_ffff, Part::Full)
+            };
+            out.fill(v);
+        }
     }
     Ok(())
 }
