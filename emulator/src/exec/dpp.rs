@@ -27,7 +27,8 @@ use crate::wave::{Wave, MAX_LANES};
 pub(crate) struct Plan {
     /// The lanes in the wave.
     lanes: usize,
-    /// The source lane of every lane (its own lane when it reads none).
+    /// The source lane of every lane (its own lane when it reads none),
+    /// or [`ZERO`] for a written lane whose src0 is 0.
     src: [u8; MAX_LANES],
     /// Written lanes whose src0 is 0.
     zero: u64,
@@ -39,11 +40,33 @@ pub(crate) struct Plan {
     pub(crate) plain: u64,
 }
 
+/// The source index of a zero-filled lane: past every lane, so the gather
+/// reads 0 there ([`crate::kernels::GatheredIo`]).
+const ZERO: u8 = MAX_LANES as u8;
+
+/// For every byte of lane bits, eight lane bytes with bit 6 ([`ZERO`])
+/// set where the lane's bit is set.
+static ZERO_BYTES: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut i = 0;
+        while i < 8 {
+            if b >> i & 1 != 0 {
+                t[b] |= (ZERO as u64) << (8 * i);
+            }
+            i += 1;
+        }
+        b += 1;
+    }
+    t
+};
+
 impl Plan {
-    /// The source lane of every lane and the zero-filled lanes, for
-    /// [`crate::kernels::GatheredIo`].
-    pub(crate) fn sources(&self) -> (&[u8; MAX_LANES], u64) {
-        (&self.src, self.zero)
+    /// The source lane of every lane, [`ZERO`] for the zero-filled ones:
+    /// the index of [`crate::kernels::GatheredIo`].
+    pub(crate) fn sources(&self) -> &[u8; MAX_LANES] {
+        &self.src
     }
 
     /// Replace every lane's src0 words (`lo`, and `hi` for F64: both
@@ -63,13 +86,8 @@ impl Plan {
     #[inline]
     pub(crate) fn gather_from(&self, reg: &[u32], out: &mut [u32]) {
         let reg = &reg[..reg.len().min(self.lanes)];
-        for (lane, (o, &s)) in out.iter_mut().zip(&self.src).enumerate() {
-            let zero = self.zero >> lane & 1 != 0;
-            *o = if zero {
-                0
-            } else {
-                reg.get(usize::from(s)).copied().unwrap_or(0)
-            };
+        for (o, &s) in out.iter_mut().zip(&self.src) {
+            *o = reg.get(usize::from(s)).copied().unwrap_or(0);
         }
     }
 }
@@ -493,9 +511,18 @@ pub(super) fn plan<O: Operation, F: Format>(
 ) -> Result<Plan, ExecError> {
     check::<O, F>(spec, wave, instr, dpp)?;
     let m = masks(spec, wave, instr, dpp)?;
+    // Zero-filled lanes index past every lane: their source lanes are
+    // below 64, so setting bit 6 makes them ZERO. Eight lanes at a time.
+    let mut src = m.src;
+    for (k, eight) in src.chunks_exact_mut(8).enumerate() {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(eight);
+        let bits = ZERO_BYTES[usize::from((m.zero >> (8 * k)) as u8)];
+        eight.copy_from_slice(&(u64::from_le_bytes(word) | bits).to_le_bytes());
+    }
     let mut plan = Plan {
         lanes: wave.lanes(),
-        src: m.src,
+        src,
         zero: m.zero,
         write: m.read | m.zero,
         plain: 0,

@@ -126,15 +126,15 @@ fn write_back<O: Operation, F: Format>(io: &mut WaveIo<'_>, policy: &Policy) {
 #[inline(always)]
 fn write_back_gathered<O: Operation, F: Format>(
     mut io: WaveIo<'_>,
-    gather: Option<(&[u8; MAX_LANES], u64)>,
+    gather: Option<&[u8; MAX_LANES]>,
     policy: &Policy,
 ) {
-    let Some((index, zero)) = gather else {
+    let Some(index) = gather else {
         return write_back::<O, F>(&mut io, policy);
     };
     #[cfg(test)]
     fault::apply(&mut io);
-    run_dispatched::<O, F, _>(&mut GatheredIo { index, zero, io }, policy);
+    run_dispatched::<O, F, _>(&mut GatheredIo { index, io }, policy);
 }
 
 /// Every other case: the operands are read into per-lane words on the

@@ -262,30 +262,37 @@ impl WaveIo<'_> {
 
 /// A [`WaveIo`] whose source words are first gathered across lanes (DPP,
 /// docs/semantics.md §11): lane `i` reads the words of lane `index[i]` of
-/// `io.src_lo` (and `io.src_hi`), or 0 when bit `i` of `zero` is set or
-/// `index[i]` is 64 or more. The gather is part of the dispatched call, so
+/// `io.src_lo` (and `io.src_hi`), or 0 when `index[i]` is 64 or more (the
+/// DPP plan's zero-filled lanes). The gather is part of the dispatched call, so
 /// it is compiled for the selected instruction set like the kernel.
 #[derive(Debug)]
 pub struct GatheredIo<'a> {
-    /// The source lane of every lane.
+    /// The source lane of every lane; 64 or more reads 0.
     pub index: &'a [u8; 64],
-    /// Lanes whose source is 0.
-    pub zero: u64,
     /// The lanes: `src_lo`/`src_hi` hold the register words by lane before
     /// the gather.
     pub io: WaveIo<'a>,
 }
 
-/// `words[index[i]]` for every lane `i`, 0 for a lane in `zero` or an
-/// index at or beyond 64 (or beyond `words`).
+/// `words[index[i]]` for every lane `i`, 0 for an index at or beyond 64
+/// (or beyond `words`).
 #[inline(always)]
-fn gather_words(index: &[u8; 64], zero: u64, words: &[u32], out: &mut [u32; 64]) {
-    let mut all = [0u32; 64];
-    let m = words.len().min(64);
-    all[..m].copy_from_slice(&words[..m]);
-    for (i, (o, &s)) in out.iter_mut().zip(index).enumerate() {
-        let v = all[usize::from(s) & 63];
-        *o = if s < 64 && zero >> i & 1 == 0 { v } else { 0 };
+fn gather_words(index: &[u8; 64], words: &[u32], out: &mut [u32; 64]) {
+    // A wave64 register is read in place, a shorter one through a copy
+    // (the copy's zeros stand for the lanes past it).
+    let mut copy = [0u32; 64];
+    let all: &[u32; 64] = match words.first_chunk::<64>() {
+        Some(w) => w,
+        None => {
+            let m = words.len().min(64);
+            copy[..m].copy_from_slice(&words[..m]);
+            &copy
+        }
+    };
+    // No branch: every lane reads a word, and an index past the lanes
+    // masks it off.
+    for (o, &s) in out.iter_mut().zip(index) {
+        *o = all[usize::from(s & 63)] & u32::from(s < 64).wrapping_neg();
     }
 }
 
@@ -301,12 +308,11 @@ impl<F: Format> Lanes<F> for GatheredIo<'_> {
     #[inline(always)]
     fn load<O: Operation>(&self, i: usize) -> (F::Lane, i32) {
         let s = usize::from(self.index.get(i).copied().unwrap_or(64));
-        let zero = self.zero.wrapping_shr(i as u32) & 1 != 0;
         let word = |w: &[u32]| {
-            if zero {
-                0
-            } else {
+            if s < 64 {
                 w.get(s).copied().unwrap_or(0)
+            } else {
+                0
             }
         };
         let hi = if F::WIDTH == 64 {
@@ -330,9 +336,9 @@ impl<F: Format> Lanes<F> for GatheredIo<'_> {
     fn wave<O: Operation, const COMMON: bool, const OUT: bool>(&mut self, p: &LanePolicy<F>) {
         let n = self.io.dst_lo.len().min(64);
         let (mut lo, mut hi) = ([0u32; 64], [0u32; 64]);
-        gather_words(self.index, self.zero, self.io.src_lo, &mut lo);
+        gather_words(self.index, self.io.src_lo, &mut lo);
         if F::WIDTH == 64 {
-            gather_words(self.index, self.zero, self.io.src_hi, &mut hi);
+            gather_words(self.index, self.io.src_hi, &mut hi);
         }
         let mut io = WaveIo {
             src_lo: &lo[..n],
