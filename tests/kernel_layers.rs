@@ -6,9 +6,9 @@
 use std::path::Path;
 
 /// Lowest first: formats, policy, the shared steps, the one kernel per
-/// operation (and `scaled`, its SDWA alternative order), the lane loops,
-/// dispatch.
-const LAYERS: [&str; 11] = [
+/// operation (and `scaled`, its SDWA alternative order), the DPP gather
+/// (a leaf), the lane loops, dispatch.
+const LAYERS: [&str; 12] = [
     "lane",
     "format",
     "policy",
@@ -18,6 +18,7 @@ const LAYERS: [&str; 11] = [
     "ldexp",
     "operation",
     "scaled",
+    "gather",
     "lane_loop",
     "dispatch",
 ];

@@ -357,9 +357,34 @@ struct Masks {
     zero: u64,
 }
 
+/// The lanes of every ROW_MASK value: bit r enables lanes 16r..16r+15.
+static ROW_LANES: [u64; 16] = spread(0xffff, 16);
+
+/// The lanes of every BANK_MASK value: bit b enables lanes 4b..4b+3 of
+/// every row.
+static BANK_LANES: [u64; 16] = spread(0x000f_000f_000f_000f, 4);
+
+/// For every 4-bit mask, `unit << (step * b)` for each set bit `b`.
+const fn spread(unit: u64, step: u32) -> [u64; 16] {
+    let mut t = [0u64; 16];
+    let mut m = 0;
+    while m < 16 {
+        let mut b = 0;
+        while b < 4 {
+            if m >> b & 1 != 0 {
+                t[m] |= unit << (step * b);
+            }
+            b += 1;
+        }
+        m += 1;
+    }
+    t
+}
+
 /// The lane masks of `dpp` on `wave`, after the checks of the DPP16
 /// control: a control the target does not have follows
 /// `dpp.reserved_ctrl`, `row_share`/`row_xmask` follow `dpp.share_xmask`.
+#[inline]
 fn masks(
     spec: &TargetSpec,
     wave: &Wave,
@@ -408,20 +433,9 @@ fn masks(
                 .bcast_low_rows
                 .map_or(DppBcastLowRows::OutOfRange, |s| s.value);
             let (src, in_range) = control_sources(ctrl, lanes, bcast_low);
-            // ROW_MASK bit r: lanes 16r..16r+15; BANK_MASK bit b: lanes
-            // 4b..4b+3 of every row.
-            let mut rows = 0u64;
-            let mut banks = 0u64;
-            for b in 0..4 {
-                if d.row_mask >> b & 1 != 0 {
-                    rows |= 0xffff << (16 * b);
-                }
-                if d.bank_mask >> b & 1 != 0 {
-                    banks |= 0x000f_000f_000f_000f << (4 * b);
-                }
-            }
             let fi = d.fi && spec.dpp.fi.value;
-            let rows = rows & all;
+            let rows = ROW_LANES[usize::from(d.row_mask & 15)] & all;
+            let banks = BANK_LANES[usize::from(d.bank_mask & 15)];
             (
                 src,
                 in_range,

@@ -15,9 +15,9 @@
 //! calling thread, so a silent fallback to the scalar loop cannot pass for
 //! SIMD.
 //!
-//! This is the crate's only `unsafe`: calling a `#[target_feature]` function
-//! from code compiled without those features. Each call site checks that the
-//! CPU has every enabled feature first.
+//! This module and `gather` hold the crate's only `unsafe`: here, calling a
+//! `#[target_feature]` function from code compiled without those features.
+//! Each call site checks that the CPU has every enabled feature first.
 
 #![allow(unsafe_code)]
 

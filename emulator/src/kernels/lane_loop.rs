@@ -9,6 +9,7 @@
 //! instruction-set variant, is `dispatch`'s choice.
 
 use super::format::Format;
+use super::gather::gather;
 use super::lane::{sel, Lane};
 use super::modifiers::LanePolicy;
 use super::operation::Operation;
@@ -289,11 +290,7 @@ fn gather_words(index: &[u8; 64], words: &[u32], out: &mut [u32; 64]) {
             &copy
         }
     };
-    // No branch: every lane reads a word, and an index past the lanes
-    // masks it off.
-    for (o, &s) in out.iter_mut().zip(index) {
-        *o = all[usize::from(s & 63)] & u32::from(s < 64).wrapping_neg();
-    }
+    gather(index, all, out);
 }
 
 impl<F: Format> Lanes<F> for GatheredIo<'_> {

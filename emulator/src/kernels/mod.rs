@@ -3,7 +3,7 @@
 //!
 //! Imports run one way: `format` and `policy`; `lane` and `modifiers`
 //! (the shared steps); `fract` and `ldexp` (the one kernel of each
-//! operation) and `operation`; `lane_loop` (the loops over a wave, and the
+//! operation) and `operation`; `gather` (the DPP lane gather, a leaf); `lane_loop` (the loops over a wave, and the
 //! scalar path's one lane at a time); `dispatch` (which loop and which
 //! instruction-set variant runs). `classify` only describes a case for
 //! `explain`.
@@ -15,6 +15,7 @@ pub mod classify;
 pub mod dispatch;
 pub mod format;
 pub mod fract;
+pub mod gather;
 pub mod lane;
 pub mod lane_loop;
 pub mod ldexp;
