@@ -81,7 +81,7 @@ impl DppControl {
     /// The control a 9-bit DPP_CTRL code names (bits above 8 are
     /// ignored). Every code names one: unassigned codes are
     /// [`DppControl::Reserved`].
-    pub fn from_code(code: u16) -> DppControl {
+    pub const fn from_code(code: u16) -> DppControl {
         let code = code & 0x1ff;
         let k = (code & 15) as u8;
         match code {
@@ -111,7 +111,7 @@ impl DppControl {
     /// The kinds a target must have for this control to be legal there
     /// (either one suffices): `row_share` codes are legal as
     /// `row_newbcast` or as `row_share`. `None` for reserved codes.
-    pub fn kinds(self) -> Option<(DppControlKind, Option<DppControlKind>)> {
+    pub const fn kinds(self) -> Option<(DppControlKind, Option<DppControlKind>)> {
         use DppControlKind as K;
         Some(match self {
             DppControl::QuadPerm(_) => (K::QuadPerm, None),
@@ -201,10 +201,26 @@ impl DppControlKind {
         }
     }
 
-    fn bit(self) -> u16 {
+    const fn bit(self) -> u16 {
         1 << (self as u16)
     }
 }
+
+/// For every 9-bit DPP_CTRL code, the bits of the kinds that make its
+/// control legal ([`DppControl::kinds`]).
+static CODE_KINDS: [u16; 512] = {
+    let mut t = [0u16; 512];
+    let mut code = 0;
+    while code < 512 {
+        t[code] = match DppControl::from_code(code as u16).kinds() {
+            Some((a, Some(b))) => a.bit() | b.bit(),
+            Some((a, None)) => a.bit(),
+            None => 0,
+        };
+        code += 1;
+    }
+    t
+};
 
 /// A set of [`DppControlKind`]s.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -228,6 +244,12 @@ impl DppControls {
     /// Whether `kind` is in the set.
     pub fn contains(self, kind: DppControlKind) -> bool {
         self.0 & kind.bit() != 0
+    }
+
+    /// Whether the control of the 9-bit DPP_CTRL `code` is legal in the
+    /// set: `DppControl::from_code(code).legal_in(self)`, from a table.
+    pub fn allows_code(self, code: u16) -> bool {
+        self.0 & CODE_KINDS[usize::from(code & 0x1ff)] != 0
     }
 
     /// Whether the set is empty.
@@ -359,5 +381,26 @@ impl DppLane {
     /// Whether the lane's destination is written.
     pub fn written(self) -> bool {
         !matches!(self, DppLane::NotWritten(_))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The table behind `allows_code` says what `legal_in` says, for every
+    /// code and every set of kinds.
+    #[test]
+    fn allows_code_is_legal_in() {
+        for bits in 0u16..1 << DppControlKind::ALL.len() {
+            let set = DppControls(bits);
+            for code in 0..0x200u16 {
+                assert_eq!(
+                    set.allows_code(code),
+                    DppControl::from_code(code).legal_in(set),
+                    "code {code:#05x} in {set:?}"
+                );
+            }
+        }
     }
 }

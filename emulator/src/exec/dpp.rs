@@ -293,19 +293,15 @@ static SOURCES: SourceTable = {
     t
 };
 
-/// The source lanes of DPP16 control `ctrl` in a wave of `lanes`, with the
-/// lanes whose source is in range (a source beyond the wave is out of
-/// range).
-fn control_sources(
-    ctrl: DppControl,
-    lanes: usize,
-    bcast_low: DppBcastLowRows,
-) -> ([u8; MAX_LANES], u64) {
-    // A reserved code run as identity (whatever its value): 0x100's row.
-    let code = match ctrl {
-        DppControl::Reserved(_) => 0x100,
-        c => usize::from(c.code()),
-    };
+/// A reserved DPP_CTRL code: a control run as identity uses its row of
+/// [`SOURCES`].
+const RESERVED_IDENTITY: u16 = 0x100;
+
+/// The source lanes of the DPP16 control of `code` in a wave of `lanes`,
+/// with the lanes whose source is in range (a source beyond the wave is
+/// out of range).
+fn control_sources(code: u16, lanes: usize, bcast_low: DppBcastLowRows) -> ([u8; MAX_LANES], u64) {
+    let code = usize::from(code & 0x1ff);
     let mut src = SOURCES.src[code];
     let mut in_range = SOURCES.in_range[code] & lane_bits(lanes);
     if lanes < MAX_LANES {
@@ -318,7 +314,7 @@ fn control_sources(
     }
     if bcast_low == DppBcastLowRows::OwnLane {
         // The lanes below the broadcast row read themselves.
-        let low = match ctrl {
+        let low = match DppControl::from_code(code as u16) {
             DppControl::RowBcast15 => 0xffff,
             DppControl::RowBcast31 => 0xffff_ffff,
             _ => 0,
@@ -401,38 +397,40 @@ fn masks(
             (src, in_range, all, all, true, fi, DppInactiveSource::Zero)
         }
         Dpp::Dpp16(d) => {
-            let mut ctrl = DppControl::from_code(d.ctrl.code());
             let controls = if instr.opcode.format() == FormatKind::F64 {
                 spec.dpp.f64_controls.value
             } else {
                 spec.dpp.controls.value
             };
-            if !ctrl.legal_in(controls) {
+            let mut code = d.ctrl.code();
+            if !controls.allows_code(code) {
                 if spec.dpp.reserved_ctrl.value == DppReservedCtrl::Error {
-                    let what = match ctrl {
+                    let what = match DppControl::from_code(code) {
                         DppControl::Reserved(_) => "a reserved code".to_string(),
                         _ => format!("not a control of {} for this operand", spec.target),
                     };
                     return Err(bad(format!(
-                        "dpp_ctrl {:#05x} is {what}; dpp.reserved_ctrl says error",
-                        ctrl.code()
+                        "dpp_ctrl {code:#05x} is {what}; dpp.reserved_ctrl says error"
                     )));
                 }
-                ctrl = DppControl::Reserved(ctrl.code());
+                // Run as identity, as a reserved code.
+                code = RESERVED_IDENTITY;
             }
-            if matches!(ctrl, DppControl::RowShare(_) | DppControl::RowXmask(_))
-                && spec.dpp.share_xmask.map(|s| s.value) == Some(DppShareXmask::Error)
+            if spec.dpp.share_xmask.map(|s| s.value) == Some(DppShareXmask::Error)
+                && matches!(
+                    DppControl::from_code(code),
+                    DppControl::RowShare(_) | DppControl::RowXmask(_)
+                )
             {
                 return Err(bad(format!(
-                    "dpp_ctrl {:#05x} (row_share/row_xmask); dpp.share_xmask says error",
-                    ctrl.code()
+                    "dpp_ctrl {code:#05x} (row_share/row_xmask); dpp.share_xmask says error"
                 )));
             }
             let bcast_low = spec
                 .dpp
                 .bcast_low_rows
                 .map_or(DppBcastLowRows::OutOfRange, |s| s.value);
-            let (src, in_range) = control_sources(ctrl, lanes, bcast_low);
+            let (src, in_range) = control_sources(code, lanes, bcast_low);
             let fi = d.fi && spec.dpp.fi.value;
             let rows = ROW_LANES[usize::from(d.row_mask & 15)] & all;
             let banks = BANK_LANES[usize::from(d.bank_mask & 15)];
