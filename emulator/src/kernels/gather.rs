@@ -71,6 +71,7 @@ mod x86 {
     /// `row_bcast`: then each group of eight lanes is two permutes of its
     /// row's words and a blend. Any other table takes the portable loop.
     #[target_feature(enable = "avx2")]
+    #[inline]
     pub(super) fn gather(index: &[u8; 64], all: &[u32; 64], out: &mut [u32; 64]) {
         // SAFETY: `index` holds 64 bytes, the two 32-byte loads.
         let (i0, i1) = unsafe {

@@ -281,12 +281,14 @@ pub struct GatheredIo<'a> {
 fn gather_words(index: &[u8; 64], words: &[u32], out: &mut [u32; 64]) {
     // A wave64 register is read in place, a shorter one through a copy
     // (the copy's zeros stand for the lanes past it).
-    let mut copy = [0u32; 64];
+    let copy: [u32; 64];
     let all: &[u32; 64] = match words.first_chunk::<64>() {
         Some(w) => w,
         None => {
+            let mut c = [0u32; 64];
             let m = words.len().min(64);
-            copy[..m].copy_from_slice(&words[..m]);
+            c[..m].copy_from_slice(&words[..m]);
+            copy = c;
             &copy
         }
     };
@@ -332,14 +334,20 @@ impl<F: Format> Lanes<F> for GatheredIo<'_> {
     #[inline(always)]
     fn wave<O: Operation, const COMMON: bool, const OUT: bool>(&mut self, p: &LanePolicy<F>) {
         let n = self.io.dst_lo.len().min(64);
-        let (mut lo, mut hi) = ([0u32; 64], [0u32; 64]);
+        let mut lo = [0u32; 64];
         gather_words(self.index, self.io.src_lo, &mut lo);
-        if F::WIDTH == 64 {
-            gather_words(self.index, self.io.src_hi, &mut hi);
-        }
+        let hi: [u32; 64];
+        let src_hi: &[u32] = if F::WIDTH == 64 {
+            let mut h = [0u32; 64];
+            gather_words(self.index, self.io.src_hi, &mut h);
+            hi = h;
+            &hi[..n]
+        } else {
+            &[]
+        };
         let mut io = WaveIo {
             src_lo: &lo[..n],
-            src_hi: if F::WIDTH == 64 { &hi[..n] } else { &[] },
+            src_hi,
             src_shift: self.io.src_shift,
             exp: self.io.exp,
             exp_shift: self.io.exp_shift,
