@@ -209,3 +209,48 @@ fn pre_check_matches_the_check_on_random_instructions() {
         "fast {fast}, plain {plain}"
     );
 }
+
+/// DPP's pre-check ([`super::plainly_valid_but_dpp`]) on an instruction
+/// is the pre-check of its base instruction: without the DPP part, and on
+/// an e32 word without the src0 ABS/NEG only the DPP16 word carries. Its
+/// acceptance then implies the check's through [`agree`].
+#[test]
+fn dpp_pre_check_is_the_base_instructions() {
+    use super::plainly_valid_but_dpp;
+    let mut r = Rng(0xd00d_f00d);
+    let mut accepted = 0;
+    for _ in 0..100_000 {
+        let instr = random_instruction(&mut r);
+        let dpp = r.one_in(2).then(|| {
+            crate::dpp::Dpp::Dpp16(crate::dpp::Dpp16::new(crate::dpp::DppControl::RowShr(1)))
+        });
+        let instr = Instruction { dpp, ..instr };
+        let target = r.pick(&Target::ALL);
+        let spec = target.spec();
+        let e32 = matches!(instr.encoding, Encoding::Vop1 | Encoding::Vop2);
+        let base = Instruction {
+            dpp: None,
+            src0_mods: SrcMods {
+                abs: instr.src0_mods.abs && !e32,
+                neg: instr.src0_mods.neg && !e32,
+                ..instr.src0_mods
+            },
+            ..instr
+        };
+        for size in [WaveSize::Wave32, WaveSize::Wave64] {
+            let wave = Wave::new(size);
+            let dpp = match instr.opcode {
+                Opcode::FractF16 => plainly_valid_but_dpp::<Fract, F16>(spec, &wave, &instr, e32),
+                Opcode::FractF32 => plainly_valid_but_dpp::<Fract, F32>(spec, &wave, &instr, e32),
+                Opcode::FractF64 => plainly_valid_but_dpp::<Fract, F64>(spec, &wave, &instr, e32),
+                Opcode::LdexpF16 => plainly_valid_but_dpp::<Ldexp, F16>(spec, &wave, &instr, e32),
+                Opcode::LdexpF32 => plainly_valid_but_dpp::<Ldexp, F32>(spec, &wave, &instr, e32),
+                Opcode::LdexpF64 => plainly_valid_but_dpp::<Ldexp, F64>(spec, &wave, &instr, e32),
+            };
+            assert_eq!(dpp, pre_check(spec, &wave, &base), "{target} {instr:?}");
+            accepted += usize::from(dpp);
+        }
+        agree(target, &base);
+    }
+    assert!(accepted > 5_000, "only {accepted} accepted");
+}

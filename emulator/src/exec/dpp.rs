@@ -12,7 +12,7 @@
 //! from each lane's own src1. The written lanes become the `exec` of the
 //! write-back.
 
-use super::{invalid, plainly_valid, validate};
+use super::{invalid, plainly_valid_but_dpp, validate};
 use crate::dpp::{Dpp, DppControl, DppLane, DppSkip, DppZero};
 use crate::error::ExecError;
 use crate::instr::{Encoding, Instruction, Operand, Part, SrcMods};
@@ -139,20 +139,20 @@ pub(super) fn check<O: Operation, F: Format>(
     }
     // The base encoding's rules. An e32 DPP16 word carries src0 ABS/NEG,
     // which the VOP1/VOP2 word alone cannot.
-    let base = Instruction {
-        dpp: None,
-        src0_mods: if e32 {
-            SrcMods {
-                abs: false,
-                neg: false,
-                ..instr.src0_mods
-            }
-        } else {
-            instr.src0_mods
-        },
-        ..*instr
-    };
-    if !plainly_valid::<O, F>(spec, wave, &base) {
+    if !plainly_valid_but_dpp::<O, F>(spec, wave, instr, e32) {
+        let base = Instruction {
+            dpp: None,
+            src0_mods: if e32 {
+                SrcMods {
+                    abs: false,
+                    neg: false,
+                    ..instr.src0_mods
+                }
+            } else {
+                instr.src0_mods
+            },
+            ..*instr
+        };
         validate(spec, wave, &base)?;
     }
     let Operand::Vgpr {

@@ -79,6 +79,19 @@ pub(crate) fn plainly_valid<O: Operation, F: Format>(
     wave: &Wave,
     instr: &Instruction,
 ) -> bool {
+    instr.dpp.is_none() && plainly_valid_but_dpp::<O, F>(spec, wave, instr, false)
+}
+
+/// [`plainly_valid`] of `instr` without its DPP part; with
+/// `e32_src0_mods`, src0 ABS/NEG on an e32 word are allowed (a DPP16 word
+/// carries them).
+#[inline]
+pub(crate) fn plainly_valid_but_dpp<O: Operation, F: Format>(
+    spec: &TargetSpec,
+    wave: &Wave,
+    instr: &Instruction,
+    e32_src0_mods: bool,
+) -> bool {
     let enc = instr.encoding;
     let (m0, m1) = (instr.src0_mods, instr.src1_mods);
     let no_out_mods = !instr.clamp && instr.omod == crate::kernels::Omod::None;
@@ -99,9 +112,8 @@ pub(crate) fn plainly_valid<O: Operation, F: Format>(
         Some(src1) => O::HAS_EXPONENT && vgpr(src1, if F::WIDTH == 16 { 16 } else { 32 }),
     };
     instr.sdwa.is_none()
-        & instr.dpp.is_none()
         & (enc != Encoding::Sdwa)
-        & (enc.has_modifiers() || (!m0.abs && !m0.neg && no_out_mods))
+        & (enc.has_modifiers() || ((e32_src0_mods || (!m0.abs && !m0.neg)) && no_out_mods))
         & !(m1.abs | m1.neg | m0.sext | m1.sext)
         && src1_ok
         && vgpr(instr.dst, F::WIDTH)
