@@ -380,7 +380,7 @@ const fn spread(unit: u64, step: u32) -> [u64; 16] {
 /// The lane masks of `dpp` on `wave`, after the checks of the DPP16
 /// control: a control the target does not have follows
 /// `dpp.reserved_ctrl`, `row_share`/`row_xmask` follow `dpp.share_xmask`.
-#[inline]
+#[inline(always)]
 fn masks(
     spec: &TargetSpec,
     wave: &Wave,
