@@ -46,21 +46,7 @@ const ZERO: u8 = MAX_LANES as u8;
 
 /// For every byte of lane bits, eight lane bytes with bit 6 ([`ZERO`])
 /// set where the lane's bit is set.
-static ZERO_BYTES: [u64; 256] = {
-    let mut t = [0u64; 256];
-    let mut b = 0;
-    while b < 256 {
-        let mut i = 0;
-        while i < 8 {
-            if b >> i & 1 != 0 {
-                t[b] |= (ZERO as u64) << (8 * i);
-            }
-            i += 1;
-        }
-        b += 1;
-    }
-    t
-};
+static ZERO_BYTES: [u64; 256] = spread(ZERO as u64, 8);
 
 impl Plan {
     /// The source lane of every lane, [`ZERO`] for the zero-filled ones:
@@ -360,13 +346,14 @@ static ROW_LANES: [u64; 16] = spread(0xffff, 16);
 /// every row.
 static BANK_LANES: [u64; 16] = spread(0x000f_000f_000f_000f, 4);
 
-/// For every 4-bit mask, `unit << (step * b)` for each set bit `b`.
-const fn spread(unit: u64, step: u32) -> [u64; 16] {
-    let mut t = [0u64; 16];
+/// For every mask `m` below `M` (a power of two), `unit << (step * b)`
+/// for each set bit `b` of `m`.
+const fn spread<const M: usize>(unit: u64, step: u32) -> [u64; M] {
+    let mut t = [0u64; M];
     let mut m = 0;
-    while m < 16 {
+    while m < M {
         let mut b = 0;
-        while b < 4 {
+        while 1 << b < M {
             if m >> b & 1 != 0 {
                 t[m] |= unit << (step * b);
             }
