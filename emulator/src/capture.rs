@@ -891,10 +891,11 @@ impl Replayer {
     /// at all, not even with the bits they held, so run the row again with
     /// those bits inverted in every register it wrote: a bit written with a
     /// value that does not follow the inversion differs from its old value
-    /// in the first run or in this one. The other bits compute as before:
-    /// lanes do not see each other, and a result never depends on the
-    /// destination bits it keeps (a source in the same register is read
-    /// before the write and is not checked here).
+    /// in the first run or in this one. Only those bits are compared, and
+    /// none of them depends on an inverted bit: an inactive lane and a kept
+    /// half hold their own old bits. (An active lane's result may change:
+    /// under DPP with the destination as src0 it can read an inverted
+    /// inactive lane; its bits are not compared here.)
     fn check_left_alone(
         &mut self,
         row: &Row,
