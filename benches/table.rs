@@ -30,6 +30,8 @@ use common::{Case, Naive};
 const LANES: usize = 1 << 22;
 const CHUNK: usize = 64;
 const PASSES: usize = 3;
+/// Source registers the end-to-end passes cycle through.
+const REGS: usize = 32;
 
 /// Median over `PASSES` of the seconds one call of `pass` takes (with
 /// `--min`, a tuning aid on a busy machine: the fastest of 3 x `PASSES`).
@@ -161,14 +163,12 @@ fn bench_op<O: Naive, F: Format>(rows: &mut Vec<Row>) {
 /// `dpp`) on gfx1201, cycling through 32 source registers (2048 distinct
 /// inputs): `calls` executes per call of the returned closure. Also the
 /// inputs, for the bare kernel on the same lanes.
-#[allow(clippy::type_complexity)]
 fn execute_pass<O: Naive, F: Format>(
     opcode: Opcode,
     enc: Encoding,
     dpp: Option<Dpp>,
     calls: usize,
 ) -> (impl FnMut(), Vec<F::Bits>, Vec<i32>) {
-    const REGS: usize = 32;
     let target = Target::Gfx1201;
     let mut wave =
         Wave::for_target_with_size(target, WaveSize::Wave64).expect("gfx1201 has wave64");
@@ -228,7 +228,7 @@ fn end_to_end<O: Naive, F: Format>(opcode: Opcode, enc: Encoding, dpp: Option<Dp
     let mut dst = vec![F::Bits::default(); CHUNK];
     let bare = median_secs(|| {
         for i in 0..calls {
-            let r = i % 32;
+            let r = i % REGS;
             run_dispatched::<O, F, _>(
                 &mut Slices::<F>::new(
                     black_box(&src[r * CHUNK..][..CHUNK]),

@@ -25,8 +25,6 @@ use crate::wave::{Wave, MAX_LANES};
 
 /// The lane plan of one DPP instruction in the form the write-back uses.
 pub(crate) struct Plan {
-    /// The lanes in the wave.
-    lanes: usize,
     /// The source lane of every lane (its own lane when it reads none),
     /// or [`ZERO`] for a written lane whose src0 is 0.
     src: [u8; MAX_LANES],
@@ -56,24 +54,19 @@ impl Plan {
     }
 
     /// Replace every lane's src0 words (`lo`, and `hi` for F64: both
-    /// dwords of the pair) by its source lane's, or 0. Reads a copy, so a
-    /// lane's source is never a word already replaced.
+    /// dwords of the pair, one word per lane of the wave) by its source
+    /// lane's, or 0: the gather of the kernel call
+    /// ([`crate::kernels::gather::gather`]). Reads a copy, so a lane's
+    /// source is never a word already replaced.
     pub(crate) fn gather(&self, lo: &mut [u32], hi: &mut [u32]) {
         for words in [lo, hi] {
+            // Lanes past the wave read the copy's zeros.
             let mut raw = [0u32; MAX_LANES];
             let n = words.len().min(MAX_LANES);
             raw[..n].copy_from_slice(&words[..n]);
-            self.gather_from(&raw[..n], words);
-        }
-    }
-
-    /// Every lane's src0 word from `reg` (one register, every lane): its
-    /// source lane's word, or 0 for a zero-filled lane.
-    #[inline]
-    pub(crate) fn gather_from(&self, reg: &[u32], out: &mut [u32]) {
-        let reg = &reg[..reg.len().min(self.lanes)];
-        for (o, &s) in out.iter_mut().zip(&self.src) {
-            *o = reg.get(usize::from(s)).copied().unwrap_or(0);
+            let mut out = [0u32; MAX_LANES];
+            crate::kernels::gather::gather(&self.src, &raw, &mut out);
+            words[..n].copy_from_slice(&out[..n]);
         }
     }
 }
@@ -520,7 +513,6 @@ pub(super) fn plan<O: Operation, F: Format>(
         eight.copy_from_slice(&(u64::from_le_bytes(word) | bits).to_le_bytes());
     }
     let mut plan = Plan {
-        lanes: wave.lanes(),
         src,
         zero: m.zero,
         write: m.read | m.zero,

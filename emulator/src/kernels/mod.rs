@@ -3,10 +3,10 @@
 //!
 //! Imports run one way: `format` and `policy`; `lane` and `modifiers`
 //! (the shared steps); `fract` and `ldexp` (the one kernel of each
-//! operation) and `operation`; `gather` (the DPP lane gather, a leaf); `lane_loop` (the loops over a wave, and the
-//! scalar path's one lane at a time); `dispatch` (which loop and which
-//! instruction-set variant runs). `classify` only describes a case for
-//! `explain`.
+//! operation) and `operation`; `gather` (the DPP lane gather, a leaf);
+//! `lane_loop` (the loops over a wave, and the scalar path's one lane at a
+//! time); `dispatch` (which loop and which instruction-set variant runs).
+//! `classify` only describes a case for `explain`.
 //!
 //! Every function here is integer arithmetic on raw encodings; no host
 //! floating-point operation touches an emulated value.
