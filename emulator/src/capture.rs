@@ -1414,4 +1414,44 @@ mod tests {
             assert_eq!(replayer.run(&parsed), Outcome::Pass, "{row}");
         }
     }
+
+    fn cached(replayer: &Replayer) -> usize {
+        replayer.parsed.iter().map(HashMap::len).sum()
+    }
+
+    #[test]
+    fn the_instruction_cache_keeps_short_texts_and_at_most_parsed_cache_of_them() {
+        // FRACT(1.5) = 0.5 (0x3f000000), whatever blanks pad the text.
+        let row = |instr: &str| {
+            format!("gfx1201\t0xf0\t{instr}\tv0=0xdeadbeef v1=0x3fc00000\tv0=0x3f000000")
+        };
+        let mut replayer = Replayer::new();
+        let long = format!("v_fract_f32 v0,{}v1", " ".repeat(PARSED_TEXT_BYTES));
+        assert_eq!(
+            replayer.replay_line(1, &row(&long)).map(|r| r.passed),
+            Some(true)
+        );
+        assert_eq!(cached(&replayer), 0);
+        assert_eq!(
+            replayer
+                .replay_line(2, &row("v_fract_f32 v0, v1"))
+                .map(|r| r.passed),
+            Some(true)
+        );
+        assert_eq!(cached(&replayer), 1);
+        // 5,000 different instructions (their registers), on two targets.
+        let mut most = 0;
+        for n in 0..5000 {
+            let target = if n % 2 == 0 { "gfx1201" } else { "gfx1100" };
+            let line = format!(
+                "{target}\t0xf0\tv_fract_f32 v{}, v{}\tv1=0x0\tv{}=0x0",
+                n % 200,
+                1 + n / 200,
+                n % 200
+            );
+            replayer.replay_line(n, &line);
+            most = most.max(cached(&replayer));
+        }
+        assert_eq!(most, PARSED_CACHE);
+    }
 }

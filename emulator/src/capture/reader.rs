@@ -220,3 +220,138 @@ fn excerpt(bytes: &[u8], start: usize) -> String {
         if end < bytes.len() { "..." } else { "" }
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::{BufReader, Read};
+
+    /// Every line of `bytes`, read through a buffer of `capacity` bytes:
+    /// (number, text) or (number, the first line of the rejection).
+    fn lines(bytes: &[u8], capacity: usize) -> Vec<(usize, Result<String, String>)> {
+        let mut reader = LineReader::new(BufReader::with_capacity(capacity, bytes));
+        let mut out = Vec::new();
+        while let Some((n, line)) = reader.next_line().expect("a slice reads") {
+            out.push((
+                n,
+                match line {
+                    ReadLine::Text(t) => Ok(t.to_string()),
+                    ReadLine::Rejected(r) => Err(r.text.lines().next().unwrap_or("").into()),
+                },
+            ));
+        }
+        out
+    }
+
+    #[test]
+    fn short_lines_split_as_str_lines_does_whatever_the_buffer_size() {
+        let text = "a\nbb\r\n\r\nc\rd\n\n# x\t\ny\r";
+        let want: Vec<(usize, Result<String, String>)> = text
+            .lines()
+            .enumerate()
+            .map(|(i, l)| (i + 1, Ok(l.to_string())))
+            .collect();
+        for capacity in [1, 2, 3, 7, 64] {
+            assert_eq!(
+                lines(text.as_bytes(), capacity),
+                want,
+                "capacity {capacity}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_line_of_the_limit_reads_and_one_byte_more_is_rejected() {
+        let at_limit = vec![b'a'; MAX_LINE_BYTES];
+        let reject = |n: usize| {
+            Err(format!(
+                "{n}:1: malformed row: longer than 1048576 bytes (1 MiB), the rest of the line \
+                 is skipped"
+            ))
+        };
+        let a = || Ok(String::from_utf8(at_limit.clone()).unwrap_or_default());
+        // MAX bytes then `\n`, then `\r\n`; MAX bytes and a `\r` at the end
+        // are MAX + 1 (a last `\r` stays in the line, as in `str::lines`).
+        let mut text = at_limit.clone();
+        text.extend(b"\n");
+        text.extend(&at_limit);
+        text.extend(b"\r\n");
+        text.extend(&at_limit);
+        text.extend(b"\r");
+        for capacity in [1 << 16, 4093] {
+            assert_eq!(
+                lines(&text, capacity),
+                [(1, a()), (2, a()), (3, reject(3))],
+                "capacity {capacity}"
+            );
+        }
+        // MAX + 1 and MAX + 2 bytes, each followed by a short line.
+        let mut text = vec![b'a'; MAX_LINE_BYTES + 1];
+        text.extend(b"\nok\n");
+        text.extend(vec![b'\t'; MAX_LINE_BYTES + 2]);
+        text.extend(b"\nok");
+        let ok = || Ok("ok".to_string());
+        assert_eq!(
+            lines(&text, 1 << 16),
+            [(1, reject(1)), (2, ok()), (3, reject(3)), (4, ok())]
+        );
+    }
+
+    #[test]
+    fn the_rest_of_a_long_line_is_skipped_without_keeping_it() {
+        // 5 MiB of NULs, then a short line.
+        let input = std::io::repeat(0)
+            .take(5 * MAX_LINE_BYTES as u64)
+            .chain(&b"\nok\n"[..]);
+        let mut reader = LineReader::new(BufReader::new(input));
+        let Ok(Some((1, ReadLine::Rejected(report)))) = reader.next_line() else {
+            panic!("the long line is not rejected first");
+        };
+        // The excerpt: the first 40 bytes, escaped.
+        let excerpt = format!("    starts with: \"{}\"...", "\\x00".repeat(EXCERPT_BYTES));
+        assert_eq!(report.text.lines().nth(1), Some(excerpt.as_str()));
+        assert_eq!((report.target, report.passed), (None, false));
+        assert!(reader.skipping());
+        assert_eq!(
+            reader.next_line().ok(),
+            Some(Some((2, ReadLine::Text("ok"))))
+        );
+        assert!(!reader.skipping());
+        // Never more than the limit and its growth room was held.
+        assert!(
+            reader.buf.capacity() <= 2 * (MAX_LINE_BYTES + 2),
+            "{}",
+            reader.buf.capacity()
+        );
+    }
+
+    #[test]
+    fn a_line_that_is_not_utf8_names_the_byte_and_its_column() {
+        // `é` is one character (2 bytes): 0xff is in column 4.
+        let text = b"a\xc3\xa9b\xffcd\n# caf\xe9 comment\n\xfe\nok";
+        let got = lines(text, 8);
+        assert_eq!(
+            got,
+            [
+                (
+                    1,
+                    Err("1:4: malformed row: not UTF-8 (byte 0xff at column 4)".into())
+                ),
+                // Line 2, a comment in Latin-1, is skipped.
+                (
+                    3,
+                    Err("3:1: malformed row: not UTF-8 (byte 0xfe at column 1)".into())
+                ),
+                (4, Ok("ok".into())),
+            ]
+        );
+        let mut reader = LineReader::new(&text[..]);
+        let Ok(Some((1, ReadLine::Rejected(report)))) = reader.next_line() else {
+            panic!("not rejected");
+        };
+        assert_eq!(
+            report.text.lines().nth(1),
+            Some("    at: \"a\\xc3\\xa9b\\xffcd\"")
+        );
+    }
+}
