@@ -493,9 +493,12 @@ fn replay_parallel(
     let work_rx = Mutex::new(work_rx);
     std::thread::scope(|scope| {
         let (done_tx, done_rx) = mpsc::channel::<Done>();
+        // A thread the system refuses (a limit on processes or address
+        // space) is a usage error; those started end when `work_tx` goes.
+        let mut result = Ok(());
         for _ in 0..jobs {
             let (work_rx, done_tx, names) = (&work_rx, done_tx.clone(), &names);
-            scope.spawn(move || {
+            let thread = std::thread::Builder::new().spawn_scoped(scope, move || {
                 let _guard = PanicGuard(done_tx.clone());
                 let mut replayer = Replayer::new();
                 loop {
@@ -519,13 +522,17 @@ fn replay_parallel(
                     }
                 }
             });
+            if let Err(e) = thread {
+                result = Err(format!("--jobs {jobs}: cannot start a thread: {e}"));
+                break;
+            }
         }
         drop(done_tx);
+        let sources = if result.is_ok() { sources } else { Vec::new() };
 
         // Read and send batches; print finished ones in order.
         let mut in_flight = InFlight::default();
         let mut sent = 0usize;
-        let mut result = Ok(());
         'files: for (source, (name, reader)) in sources.into_iter().enumerate() {
             let mut reader = LineReader::new(reader);
             let mut lines = Vec::new();
