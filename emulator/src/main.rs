@@ -491,16 +491,19 @@ fn replay_parallel(
     let window = jobs * 4;
     let (work_tx, work_rx) = mpsc::sync_channel::<(usize, Batch)>(window);
     let work_rx = Mutex::new(work_rx);
-    std::thread::scope(|scope| {
+    // A thread the system refuses (a limit on processes or address space)
+    // is a usage error, reported once those started have ended (when
+    // `work_tx` goes): memory may be short until then.
+    let mut refused = None;
+    let result = std::thread::scope(|scope| {
         let (done_tx, done_rx) = mpsc::channel::<Done>();
-        // A thread the system refuses (a limit on processes or address
-        // space) is a usage error; those started end when `work_tx` goes.
-        let mut result = Ok(());
         for _ in 0..jobs {
             let (work_rx, done_tx, names) = (&work_rx, done_tx.clone(), &names);
             let thread = std::thread::Builder::new().spawn_scoped(scope, move || {
                 let _guard = PanicGuard(done_tx.clone());
-                let mut replayer = Replayer::new();
+                // Made on the first batch: a thread allocates nothing
+                // before there is work for it.
+                let mut replayer: Option<Replayer> = None;
                 loop {
                     let next = match work_rx.lock() {
                         Ok(rx) => rx.recv(),
@@ -510,11 +513,12 @@ fn replay_parallel(
                         return;
                     };
                     let name = names.get(source).map_or("", String::as_str);
+                    let replayer = replayer.get_or_insert_with(Replayer::new);
                     let reports = lines
                         .into_iter()
                         .filter_map(|(line_no, line)| match line {
-                            Ok(text) => replay_line(&mut replayer, name, line_no, Ok(&text)),
-                            Err(report) => replay_line(&mut replayer, name, line_no, Err(report)),
+                            Ok(text) => replay_line(replayer, name, line_no, Ok(&text)),
+                            Err(report) => replay_line(replayer, name, line_no, Err(report)),
                         })
                         .collect();
                     if done_tx.send((seq, Some(reports))).is_err() {
@@ -523,12 +527,17 @@ fn replay_parallel(
                 }
             });
             if let Err(e) = thread {
-                result = Err(format!("--jobs {jobs}: cannot start a thread: {e}"));
+                refused = Some(e);
                 break;
             }
         }
         drop(done_tx);
-        let sources = if result.is_ok() { sources } else { Vec::new() };
+        let sources = if refused.is_none() {
+            sources
+        } else {
+            Vec::new()
+        };
+        let mut result = Ok(());
 
         // Read and send batches; print finished ones in order.
         let mut in_flight = InFlight::default();
@@ -600,7 +609,11 @@ fn replay_parallel(
             result = in_flight.collect(&done_rx, summary, out);
         }
         result
-    })
+    });
+    match refused {
+        Some(e) => Err(format!("--jobs {jobs}: cannot start a thread: {e}")),
+        None => result,
+    }
 }
 
 /// How to show the destination's value: the format and which bits.
