@@ -677,7 +677,8 @@ struct Run {
     stopped: bool,
     /// Peak memory, an upper bound (see the top of the file).
     max_rss_kib: u64,
-    /// The largest `VmHWM` seen while it ran: a lower bound.
+    /// The largest `VmHWM` seen while it ran (sampled, so it may miss the
+    /// last moments).
     seen_hwm_kib: u64,
     elapsed: Duration,
     stdout: Output,
@@ -922,8 +923,8 @@ fn a_thousand_hostile_files_and_argument_vectors() {
         }
     }
     println!(
-        "{} runs: exit 0 {}, exit 1 {}, exit 2 {}, endless stopped {stopped}; peak memory at most {peak} KiB, \
-         at least {seen} KiB; \
+        "{} runs: exit 0 {}, exit 1 {}, exit 2 {}, endless stopped {stopped}; peak memory {peak} KiB by wait4, \
+         {seen} KiB by sampled VmHWM; \
          slowest finite run {:?}: {:?}",
         results.len(),
         codes[0],
