@@ -501,8 +501,12 @@ impl Generator<'_> {
                         "--jobs",
                     ])])),
                     4 => {
-                        // The same file many times, or with a directory.
-                        for _ in 0..1 + rng.below(300) {
+                        // The same file many times (once 15,000 times: as
+                        // many descriptors as the system allows, a buffer
+                        // only for the file being read), or with a
+                        // directory.
+                        let copies = if i == 4 { 15_000 } else { 1 + rng.below(300) };
+                        for _ in 0..copies {
                             a.push(file.clone());
                         }
                         if rng.chance(30) {

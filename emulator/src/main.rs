@@ -2,7 +2,7 @@
 //! instructions, assemble and disassemble.
 
 use std::collections::{BTreeMap, VecDeque};
-use std::io::{BufRead, Write};
+use std::io::{BufReader, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::{mpsc, Mutex};
@@ -287,8 +287,12 @@ impl Summary {
     }
 }
 
-/// A capture file to stream.
-type Source = (String, Box<dyn BufRead + Send>);
+/// A capture file to stream, opened but not yet buffered: a buffer is made
+/// when its turn comes, so many files cost a descriptor each, no more.
+type Source = (String, Box<dyn Read + Send>);
+
+/// Bytes read from a capture file at a time.
+const READ_BUFFER: usize = 1 << 16;
 
 fn replay(files: &[PathBuf], jobs: usize) -> Result<ExitCode, String> {
     // Open every file first, so an unreadable one is a usage error before
@@ -304,8 +308,7 @@ fn replay(files: &[PathBuf], jobs: usize) -> Result<ExitCode, String> {
         if file.metadata().is_ok_and(|m| m.is_dir()) {
             return Err(format!("{}: is a directory", f.display()));
         }
-        let reader = std::io::BufReader::with_capacity(1 << 16, file);
-        sources.push((f.display().to_string(), Box::new(reader)));
+        sources.push((f.display().to_string(), Box::new(file)));
     }
     let file_count = sources.len();
     let jobs = match jobs {
@@ -379,7 +382,7 @@ fn replay_sequential(
     let mut replayer = Replayer::new();
     let w = |e: std::io::Error| format!("writing the report: {e}");
     for (name, reader) in sources {
-        let mut reader = LineReader::new(reader);
+        let mut reader = LineReader::new(BufReader::with_capacity(READ_BUFFER, reader));
         while let Some((line_no, line)) = reader.next_line().map_err(|e| format!("{name}: {e}"))? {
             summary.progress(&name, line_no);
             let line = match line {
@@ -543,7 +546,7 @@ fn replay_parallel(
         let mut in_flight = InFlight::default();
         let mut sent = 0usize;
         'files: for (source, (name, reader)) in sources.into_iter().enumerate() {
-            let mut reader = LineReader::new(reader);
+            let mut reader = LineReader::new(BufReader::with_capacity(READ_BUFFER, reader));
             let mut lines = Vec::new();
             let mut bytes = 0;
             let mut line_no = 0;
