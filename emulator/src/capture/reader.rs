@@ -47,8 +47,8 @@ pub enum ReadLine<'a> {
 #[derive(Debug)]
 pub struct LineReader<R> {
     reader: R,
-    /// The line being read: at most `MAX_LINE_BYTES + 1` bytes (a `\r`
-    /// may follow the last byte allowed, before the `\n`).
+    /// The line being read: at most `MAX_LINE_BYTES + 2` bytes, one over
+    /// the limit and a `\r` that may come before the `\n`.
     buf: Vec<u8>,
     /// Lines read so far, rejected ones included.
     line_no: usize,
