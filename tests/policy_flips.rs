@@ -170,6 +170,7 @@ fn sdwa_constant_sel_ignored_or_applied() {
         dst_unused: DstUnused::Preserve,
         src0_sel: SdwaSel::Word0,
         src1_sel: SdwaSel::Byte1,
+        reserved: 0,
     });
     let (ignored, applied) = both_instr(
         Target::Gfx1030,
