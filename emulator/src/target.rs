@@ -268,7 +268,7 @@ pub enum DppMixedHalves {
 
 /// DPP word bits with no assembler syntax: bits 23:22 of an e32 VOP2 word
 /// (src1 NEG/ABS on LDEXP's integer src1), bit 17, bit 18 without FI
-/// (GFX9) and bits 23:20 of an e64 DPP word (docs/semantics.md §11.6).
+/// (GFX9) and bits 23:20 of an e64 DPP word (docs/semantics.md §11.9).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum DppReservedBits {
     /// As LLVM: the word decodes (the bits kept for the round trip) and

@@ -116,8 +116,8 @@ pub enum DecodeError {
         op: u32,
     },
     /// A field holds a value that is reserved, or an operand code these
-    /// instructions cannot take (e.g. a bit that must be 0 in the SDWA
-    /// word, selector value 7).
+    /// instructions cannot take (e.g. SDWA selector value 7, or src1
+    /// fields in a VOP1 SDWA word).
     Reserved {
         /// The byte offset of the word holding the field.
         offset: usize,
