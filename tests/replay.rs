@@ -580,3 +580,29 @@ fn replay_reports_a_row_that_cannot_fail_as_an_error() {
     );
     assert!(out.lines().any(|l| l == "1 passed, 2 failed"), "{out}");
 }
+
+#[test]
+fn a_row_with_tens_of_thousands_of_assignments_is_checked_in_linear_time() {
+    // 256 VGPRs x 64 lanes = 16,384 one-lane inputs and as many one-lane
+    // expectations (about 600 KB), each register once: the repeat and
+    // cannot-fail checks look at each assignment a bounded number of
+    // times (a pairwise check would make 1.3e8 comparisons per column).
+    // Every register is 0 in every lane, and fract(+0) = +0 leaves v1 0.
+    let mut inputs = String::new();
+    let mut expected = String::new();
+    for r in 0..256 {
+        for lane in 0..64 {
+            inputs.push_str(&format!("v{r}[{lane}]=0x0 "));
+            expected.push_str(&format!("v{r}[{lane}]=0x0 "));
+        }
+    }
+    let row = format!("gfx942\t0xf0\tv_fract_f32_e32 v1, v0\t{inputs}\t{expected}");
+    let start = std::time::Instant::now();
+    assert_passes(&row);
+    // The same with one lane repeated at the very end of each column.
+    let twice = format!("gfx942\t0xf0\tv_fract_f32_e32 v1, v0\t{inputs}v9[9]=0x0\t{expected}");
+    assert!(malformed(&twice)
+        .1
+        .starts_with("v9[9] is assigned twice in the inputs"));
+    eprintln!("two 16,384-assignment rows in {:?}", start.elapsed());
+}

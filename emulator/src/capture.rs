@@ -454,42 +454,51 @@ fn vgpr_words(loc: Loc) -> Option<core::ops::RangeInclusive<usize>> {
     }
 }
 
+/// What an assignment sets, for finding repeats: each 32-bit VGPR of a
+/// register or pair, or the register or setting itself (any `wave=`).
+fn assigned_keys(loc: Loc) -> impl Iterator<Item = Loc> {
+    let vgprs = vgpr_words(loc).into_iter().flatten();
+    let other = match loc {
+        Loc::Vgpr(_) | Loc::VgprPair(_) => None,
+        Loc::Wave(_) => Some(Loc::Wave(WaveSize::Wave32)),
+        other => Some(other),
+    };
+    vgprs
+        .filter_map(|r| u16::try_from(r).ok().map(Loc::Vgpr))
+        .chain(other)
+}
+
 /// The first pair of assignments in `list` that both set a register, or
 /// the same lane of a VGPR (a pair counts as its two VGPRs). A one-lane
 /// value beside a whole-register value of the same register is not a
-/// repeat: the lane takes the one-lane value (docs/captures.md §1).
+/// repeat: the lane takes the one-lane value (docs/captures.md §1). Time
+/// linear in the length of the list.
 fn assigned_twice(list: &[Assignment]) -> Option<AssignedTwice> {
+    let mut seen: HashMap<(Loc, Option<usize>), usize> = HashMap::new();
     for (second, b) in list.iter().enumerate() {
-        for (first, a) in list.iter().enumerate().take(second) {
-            if a.lane != b.lane {
-                continue;
+        let mut repeat: Option<(usize, Loc)> = None;
+        for key in assigned_keys(b.loc) {
+            match seen.get(&(key, b.lane)) {
+                Some(&first) if repeat.is_none_or(|(f, _)| first < f) => {
+                    repeat = Some((first, key));
+                }
+                Some(_) => {}
+                None => {
+                    seen.insert((key, b.lane), second);
+                }
             }
-            let vgpr = match (vgpr_words(a.loc), vgpr_words(b.loc)) {
-                (Some(x), Some(y)) => {
-                    let shared = x.clone().find(|r| y.contains(r));
-                    if shared.is_none() {
-                        continue;
-                    }
-                    shared
-                }
-                (None, None) => {
-                    let same = match (a.loc, b.loc) {
-                        (Loc::Wave(_), Loc::Wave(_)) => true,
-                        (x, y) => x == y,
-                    };
-                    if !same {
-                        continue;
-                    }
-                    None
-                }
-                _ => continue,
-            };
+        }
+        if let Some((first, key)) = repeat {
+            let a = list.get(first).copied().unwrap_or(*b);
             return Some(AssignedTwice {
                 first,
                 second,
-                a: *a,
+                a,
                 b: *b,
-                vgpr,
+                vgpr: match key {
+                    Loc::Vgpr(r) => Some(usize::from(r)),
+                    _ => None,
+                },
             });
         }
     }
@@ -500,21 +509,27 @@ fn assigned_twice(list: &[Assignment]) -> Option<AssignedTwice> {
 /// `v[N:M]=`) is compared in the active lanes only, so when EXEC selects no
 /// lane of the wave, or every active lane of each of its VGPRs is named by
 /// a one-lane expectation instead, any bits would pass. The reason, naming
-/// the assignment.
+/// the assignment. `exec` is the wave's EXEC, with no bit beyond its
+/// `lanes` ([`Wave::set_exec`] drops them). Time linear in the length of
+/// the list.
 fn unfailable_expectation(expected: &[Assignment], exec: u64, lanes: usize) -> Option<String> {
+    // The lanes one-lane expectations name, per VGPR.
+    let mut one_lane: HashMap<usize, u64> = HashMap::new();
+    for a in expected {
+        if let (Some(lane), Some(words)) = (a.lane, vgpr_words(a.loc)) {
+            for r in words {
+                *one_lane.entry(r).or_default() |= u32::try_from(lane)
+                    .ok()
+                    .and_then(|l| 1u64.checked_shl(l))
+                    .unwrap_or(0);
+            }
+        }
+    }
     for a in expected.iter().filter(|a| a.lane.is_none()) {
-        let Some(words) = vgpr_words(a.loc) else {
+        let Some(mut words) = vgpr_words(a.loc) else {
             continue;
         };
-        let checked = |r: usize| {
-            (0..lanes).any(|lane| {
-                exec >> lane & 1 != 0
-                    && !expected.iter().any(|b| {
-                        b.lane == Some(lane) && vgpr_words(b.loc).is_some_and(|w| w.contains(&r))
-                    })
-            })
-        };
-        if words.clone().any(checked) {
+        if words.any(|r| exec & !one_lane.get(&r).copied().unwrap_or(0) != 0) {
             continue;
         }
         let why = if exec == 0 {
