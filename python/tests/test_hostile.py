@@ -770,4 +770,5 @@ def test_the_number_of_hostile_calls():
     # may do either (random machine code for decode and disassemble).
     assert (len(all_cases), worked, refusals, either) == (1586, 901, 435, 250), per_name
     assert min(per_name.values()) >= 2, per_name
-    assert sum(1 for c in all_cases if c.name in ("Wave.v64", "Wave.set_v64", "execute")) >= 300
+    # The wave: 2 waves x 28 view and register-file changes x 4 operations, and more.
+    assert sum(1 for c in all_cases if c.name in ("Wave.v64", "Wave.set_v64", "execute")) == 277
