@@ -31,7 +31,10 @@ fn check(target: Target, prefix: &[u8], cases: &[(u32, &str)]) {
         if llvm.contains("lit(") {
             assert!(again.is_err(), "{target} `{llvm}`: {again:?}");
         } else {
-            assert_eq!(again.expect("LLVM's text assembles"), word(prefix, lit & 0xffff));
+            assert_eq!(
+                again.expect("LLVM's text assembles"),
+                word(prefix, lit & 0xffff)
+            );
         }
     }
 }
