@@ -3,14 +3,20 @@
 //! by comparing the input hash recorded in each file's header with the hash
 //! of those inputs now. Skipped when `isa-spec/` is absent (a packaged
 //! crate ships the generated code without its sources).
+//!
+//! Also declares the opt-out of the Python binding test
+//! (build_support/bindings_opt_out.rs).
 
 use std::path::Path;
 use std::process::exit;
 
 // Header format, input hash and message, shared with amdgpu-valu-codegen.
 include!("build_support/generated_header.rs");
+// AMDGPU_VALU_SKIP_BINDINGS, shared with capi/build.rs.
+include!("build_support/bindings_opt_out.rs");
 
 fn main() {
+    declare_bindings_opt_out();
     if !Path::new(SPEC_DIR).is_dir() {
         // A path in rerun-if-changed that does not exist makes Cargo rerun
         // the script, and rebuild the crate, on every build.

@@ -86,7 +86,8 @@ def disassemble(data: bytes, *, target: str) -> str:
     """LLVM's canonical text of the instruction at the start of data."""
 
 class Wave:
-    """One wave of one target; v and s are views of its registers."""
+    """One wave of one target; v and s are views of its registers, a new
+    view at each read (reshaping one leaves the registers as they are)."""
 
     mode: int
     exec: int
@@ -102,7 +103,7 @@ class Wave:
     @property
     def s(self) -> npt.NDArray[np.uint32]: ...
     def v64(self, reg: int) -> npt.NDArray[np.uint64]: ...
-    def set_v64(self, reg: int, values: Union[int, npt.NDArray[np.uint64]]) -> None: ...
+    def set_v64(self, reg: int, values: Union[int, npt.NDArray[np.unsignedinteger]]) -> None: ...
 
 def execute(wave: Wave, instruction: Union[Instruction, str]) -> None:
     """Execute one instruction on wave, as its target does."""

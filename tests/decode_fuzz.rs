@@ -1,12 +1,16 @@
 //! Random machine code never makes the decoder panic, and whatever it
-//! accepts disassembles to text that assembles back to the same bytes.
+//! accepts disassembles to text that assembles back to the same bytes and
+//! executes without a panic. Each test counts how many inputs reached each
+//! stage (decoded, compared after the round trip, executed), prints the
+//! counts (`-- --nocapture`) and asserts a minimum share for each, so a
+//! generator that stops producing valid words fails.
 //!
 //! The default run feeds ~20k inputs; `cargo test --release -- --ignored`
 //! runs over a million.
 
 use amdgpu_valu::asm::{assemble, decode, disassemble};
-use amdgpu_valu::Dpp;
-use amdgpu_valu::{Instruction, Operand, ScalarReg, Target};
+use amdgpu_valu::{execute, Instruction, Operand, ScalarReg, Target, Wave};
+use amdgpu_valu::{Dpp, Dpp16, Sdwa};
 
 /// xorshift64*: deterministic, no dependencies.
 struct Rng(u64);
@@ -80,6 +84,19 @@ fn non_canonical_literal(i: &Instruction) -> bool {
         .any(|o| matches!(o, Operand::Literal(_) | Operand::Literal64(_)))
 }
 
+/// `i` without the reserved DPP/SDWA bits it keeps: what its text (which
+/// has no syntax for them) assembles to, as LLVM re-encodes the word.
+fn without_reserved(i: Instruction) -> Instruction {
+    Instruction {
+        dpp: match i.dpp {
+            Some(Dpp::Dpp16(d)) => Some(Dpp::Dpp16(Dpp16 { reserved: 0, ..d })),
+            other => other,
+        },
+        sdwa: i.sdwa.map(|s| Sdwa { reserved: 0, ..s }),
+        ..i
+    }
+}
+
 /// Whether an instruction reads `null`, a GFX9 register half or a special
 /// source: the operands whose names LLVM's assembler may refuse.
 fn uses_special(i: &Instruction) -> bool {
@@ -99,9 +116,47 @@ fn uses_special(i: &Instruction) -> bool {
     })
 }
 
-fn run(per_target: usize, seed: u64) -> usize {
+/// How far random machine code got.
+#[derive(Debug, Default, Clone, Copy)]
+struct Reached {
+    inputs: usize,
+    decoded: usize,
+    /// Disassembled, assembled again, and the bytes compared with the
+    /// input (or, where LLVM's text is no fixed point, the instruction).
+    compared: usize,
+    /// Executed on a fresh wave of the target without an error.
+    executed: usize,
+}
+
+impl Reached {
+    /// Run `instr` on a fresh wave of `target` (every register 0, every
+    /// lane active); an error (a register beyond the file, say) is counted
+    /// out, a panic fails the test.
+    fn execute(&mut self, target: Target, instr: &Instruction) {
+        let mut wave = Wave::for_target(target);
+        self.executed += usize::from(execute(target, &mut wave, instr).is_ok());
+    }
+
+    /// Each stage saw at least `percent` of the inputs.
+    fn assert_at_least(&self, what: &str, percent: [(&str, usize); 3]) {
+        for (stage, p) in percent {
+            let count = match stage {
+                "decoded" => self.decoded,
+                "compared" => self.compared,
+                _ => self.executed,
+            };
+            assert!(
+                count * 100 >= self.inputs * p,
+                "{what}: {stage} {count} of {} inputs, below {p}%: {self:?}",
+                self.inputs
+            );
+        }
+    }
+}
+
+fn run(per_target: usize, seed: u64) -> Reached {
     let mut rng = Rng(seed);
-    let mut decoded = 0;
+    let mut reached = Reached::default();
     for target in Target::ALL {
         for n in 0..per_target {
             let len = 4 * (1 + n % 3);
@@ -115,10 +170,11 @@ fn run(per_target: usize, seed: u64) -> usize {
                 };
                 bytes.extend_from_slice(&w.to_le_bytes());
             }
+            reached.inputs += 1;
             let Ok((instr, used)) = decode(target, &bytes) else {
                 continue;
             };
-            decoded += 1;
+            reached.decoded += 1;
             assert!(
                 used <= bytes.len(),
                 "{target}: length {used} beyond {} input bytes",
@@ -128,9 +184,9 @@ fn run(per_target: usize, seed: u64) -> usize {
             match assemble(target, &text) {
                 Ok(b) if b == bytes[..used] => {}
                 _ if non_canonical_literal(&instr) => {}
-                // DPP bits LLVM ignores are re-encoded as 0: the bytes
-                // differ, the instruction does not.
-                Ok(b) if instr.dpp.is_some() && decode(target, &b).ok() == Some((instr, used)) => {}
+                // Reserved DPP/SDWA bits (LLVM ignores them) have no
+                // syntax: the text assembles to the word without them.
+                Ok(b) if decode(target, &b).ok() == Some((without_reserved(instr), used)) => {}
                 // An operand LLVM's disassembler prints but its assembler
                 // refuses on the target (`null` on GFX9, `src_vccz` on
                 // GFX11, ...; isa-spec `special_operands.assembler_refuses`).
@@ -140,9 +196,11 @@ fn run(per_target: usize, seed: u64) -> usize {
                     &bytes[..used]
                 ),
             }
+            reached.compared += 1;
+            reached.execute(target, &instr);
         }
     }
-    decoded
+    reached
 }
 
 /// A VOP1, VOP2 or VOP3 word of a FRACT/LDEXP opcode whose src0 holds a
@@ -190,14 +248,15 @@ fn dpp_bytes(rng: &mut Rng) -> Vec<u8> {
 #[test]
 fn random_dpp_words_never_panic() {
     let mut rng = Rng(0xd99d_d99d_1234_5678);
-    let mut decoded = 0;
+    let mut reached = Reached::default();
     for target in Target::ALL {
         for _ in 0..3_000 {
             let bytes = dpp_bytes(&mut rng);
+            reached.inputs += 1;
             let Ok((instr, used)) = decode(target, &bytes) else {
                 continue;
             };
-            decoded += 1;
+            reached.decoded += 1;
             assert!(instr.dpp.is_some() || used <= 8, "{target}: {bytes:02x?}");
             let again = amdgpu_valu::asm::encode(target, &instr).unwrap_or_else(|e| {
                 panic!("{target}: {bytes:02x?} decodes but does not encode: {e}")
@@ -213,34 +272,46 @@ fn random_dpp_words_never_panic() {
             // text is no fixed point there either).
             let src1_bits = matches!(instr.dpp, Some(Dpp::Dpp16(d)) if d.src1_bits != 0);
             if !text.contains("/*") && !src1_bits {
+                // The reserved bits have no syntax either: the text
+                // assembles to the word without them.
+                let plain = amdgpu_valu::asm::encode(target, &without_reserved(instr));
                 match assemble(target, &text) {
-                    Ok(b) => assert_eq!(b, again, "{target}: `{text}`"),
+                    Ok(b) => assert_eq!(Ok(b), plain, "{target}: `{text}`"),
                     // As in `run`: a source LLVM prints but refuses to
                     // assemble on this target.
                     Err(e) if e.reason.ends_with("on this GPU") && uses_special(&instr) => {}
                     Err(e) => panic!("{target}: `{text}` does not assemble: {e}"),
                 }
             }
+            // Re-encoded and decoded to the same instruction (above).
+            reached.compared += 1;
+            reached.execute(target, &instr);
         }
     }
-    eprintln!("30000 DPP inputs, {decoded} decoded");
-    assert!(decoded > 3_000, "only {decoded} DPP inputs decoded");
+    eprintln!("DPP decode fuzz: {reached:?}");
+    reached.assert_at_least(
+        "DPP words",
+        [("decoded", 10), ("compared", 10), ("executed", 10)],
+    );
 }
 
 #[test]
 fn random_words_never_panic() {
-    let decoded = run(2_000, 0x9e37_79b9_7f4a_7c15);
-    eprintln!("20000 inputs, {decoded} decoded");
-    assert!(
-        decoded > 1_000,
-        "the biased generator should reach real instructions ({decoded} decoded)"
+    let reached = run(2_000, 0x9e37_79b9_7f4a_7c15);
+    eprintln!("decode fuzz: {reached:?}");
+    reached.assert_at_least(
+        "random words",
+        [("decoded", 10), ("compared", 10), ("executed", 10)],
     );
 }
 
 #[test]
 #[ignore = "a million inputs: run with --release -- --ignored"]
 fn a_million_random_words_never_panic() {
-    let decoded = run(110_000, 0x1234_5678_9abc_def1);
-    eprintln!("1100000 inputs, {decoded} decoded");
-    assert!(decoded > 50_000);
+    let reached = run(110_000, 0x1234_5678_9abc_def1);
+    eprintln!("decode fuzz: {reached:?}");
+    reached.assert_at_least(
+        "random words",
+        [("decoded", 10), ("compared", 10), ("executed", 10)],
+    );
 }

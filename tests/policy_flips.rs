@@ -10,7 +10,9 @@ use amdgpu_valu::{
     Target, TargetSpec, Wave,
 };
 use amdgpu_valu::{ClampNan, OmodGate, SnanPolicy};
-use amdgpu_valu::{F16DstHigh, SdwaConstantSel, SdwaF16DwordDst, SdwaF16Output, Sourced};
+use amdgpu_valu::{
+    F16DstHigh, SdwaConstantSel, SdwaF16DwordDst, SdwaF16Output, SdwaReservedBits, Sourced,
+};
 
 /// A flipped value's evidence: only tests make these.
 fn flipped<T>(value: T) -> Sourced<T> {
@@ -170,6 +172,7 @@ fn sdwa_constant_sel_ignored_or_applied() {
         dst_unused: DstUnused::Preserve,
         src0_sel: SdwaSel::Word0,
         src1_sel: SdwaSel::Byte1,
+        reserved: 0,
     });
     let (ignored, applied) = both_instr(
         Target::Gfx1030,
@@ -258,4 +261,39 @@ fn aligned_vgpr_pairs_required_or_not() {
     let mut wave = wave_with(Target::Gfx90a, 0, &regs);
     execute_with_spec(&flipped_spec, &mut wave, &instr).expect("unaligned pairs allowed");
     assert_eq!(wave.vgpr64(1, 0).expect("in range"), 0x3fe0_0000_0000_0000);
+}
+
+/// `sdwa_reserved_bits`: an SDWA instruction holding reserved bit 22 runs
+/// as without it, or is refused under `error` (its decoding flips too:
+/// tests/reserved_bits.rs).
+#[test]
+fn sdwa_reserved_bits_ignored_or_error() {
+    // gfx1030, MODE 0: fract(v1 = 1.5 = 0x3fc00000) = 0.5 = 0x3f000000,
+    // dst_sel DWORD.
+    let plain = Instruction::unary(
+        Opcode::FractF32,
+        Encoding::Sdwa,
+        Operand::v(0),
+        Operand::v(1),
+    )
+    .with_sdwa(Sdwa {
+        dst_unused: DstUnused::Pad,
+        ..Sdwa::default()
+    });
+    let with_bit = plain.with_sdwa(Sdwa {
+        reserved: 1 << 22,
+        ..plain.sdwa.unwrap_or_default()
+    });
+    let t = Target::Gfx1030;
+    let regs = [0xa5a5_a5a5, 0x3fc0_0000];
+    assert_eq!(run(t.spec(), 0, &plain, &regs), Ok(0x3f00_0000));
+    assert_eq!(run(t.spec(), 0, &with_bit, &regs), Ok(0x3f00_0000));
+    let mut strict = *t.spec();
+    strict.sdwa_reserved_bits = Some(flipped(SdwaReservedBits::Error));
+    assert_eq!(run(&strict, 0, &plain, &regs), Ok(0x3f00_0000));
+    let e = run(&strict, 0, &with_bit, &regs).expect_err("error refuses");
+    assert!(
+        e.to_string().contains("reserved bit 22 of the SDWA word"),
+        "{e}"
+    );
 }

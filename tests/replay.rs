@@ -346,3 +346,263 @@ fn replay_with_jobs_prints_what_one_thread_prints_in_the_same_order() {
         );
     }
 }
+
+/// The reason a row could not run.
+fn error(text: &str) -> String {
+    match outcome(text) {
+        Outcome::Error(reason) => reason,
+        other => panic!("{text}: expected an error, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_whole_register_expectation_with_no_active_lane_is_an_error() {
+    // EXEC = 0: a whole-register value is compared in the active lanes
+    // only, so neither the right bits (fract(1.5) = 0x3f000000 were the lane
+    // active) nor wrong ones could fail the row. Before this rule both passed.
+    for v1 in ["0x3f000000", "0xdeadbeef"] {
+        let row = format!(
+            "gfx1201\t0xf0\tv_fract_f32 v1, v0\tv0=0x3fc00000 v1=0x12345678 exec=0x0\tv1={v1}"
+        );
+        let reason = error(&row);
+        assert_eq!(
+            reason,
+            format!(
+                "expected v1={:#x} cannot fail: a whole-register value is compared in \
+                 active lanes only, and EXEC selects no lane of the wave32",
+                u32::from_str_radix(&v1[2..], 16).expect("hex")
+            )
+        );
+    }
+    // EXEC bits only above the wave: wave32 ignores them.
+    assert!(error(
+        "gfx1201\t0xf0\tv_fract_f32 v1, v0\tv0=0x3fc00000 exec=0xffffffff00000000\tv1=0x3f000000"
+    )
+    .contains("EXEC selects no lane of the wave32"));
+    // A pair, in wave64.
+    assert!(error(
+        "gfx942\t0xf0\tv_fract_f64_e32 v[0:1], v[2:3]\tv[2:3]=0x3ff8000000000000 exec=0x0\t\
+         v[0:1]=0x3fe0000000000000"
+    )
+    .starts_with("expected v[0:1]=0x3fe0000000000000 cannot fail"));
+    // A register the instruction does not write is no different.
+    assert!(
+        error("gfx1201\t0xf0\tv_fract_f32 v1, v0\tv0=0x3fc00000 exec=0x0\tv0=0x3fc00000")
+            .starts_with("expected v0=0x3fc00000 cannot fail")
+    );
+}
+
+#[test]
+fn a_whole_register_expectation_whose_active_lanes_are_all_named_one_by_one_is_an_error() {
+    // Lane 0 is the only active lane and `v1[0]=` takes it: `v1=` is
+    // compared nowhere.
+    assert_eq!(
+        error(
+            "gfx1201\t0xf0\tv_fract_f32 v1, v0\tv0=0x3fc00000 exec=0x1\tv1=0xdeadbeef v1[0]=0x3f000000"
+        ),
+        "expected v1=0xdeadbeef cannot fail: a whole-register value is compared in active \
+         lanes only, and every active lane is named by a one-lane expectation"
+    );
+    // One more active lane (lane 1) gives `v1=` a lane to check: the
+    // right value passes and a wrong one fails there.
+    let two = "gfx1201\t0xf0\tv_fract_f32 v1, v0\tv0=0x3fc00000 exec=0x3\t";
+    assert_passes(&format!("{two}v1=0x3f000000 v1[0]=0x3f000000"));
+    assert_eq!(
+        failures(&format!("{two}v1=0xdeadbeef v1[0]=0x3f000000")),
+        ["v1[1]"]
+    );
+    // A pair whose low VGPR's one active lane is named alone still checks
+    // its high VGPR there: 0x3fe00000 is the high dword of fract(1.5).
+    assert_passes(
+        "gfx942\t0xf0\tv_fract_f64_e32 v[0:1], v[2:3]\tv[2:3]=0x3ff8000000000000 exec=0x1\t\
+         v[0:1]=0x3fe0000000000000 v0[0]=0x00000000",
+    );
+    assert_eq!(
+        failures(
+            "gfx942\t0xf0\tv_fract_f64_e32 v[0:1], v[2:3]\tv[2:3]=0x3ff8000000000000 exec=0x1\t\
+             v[0:1]=0x3fe0000100000000 v0[0]=0x00000000"
+        ),
+        ["v1[0]"]
+    );
+}
+
+#[test]
+fn rows_with_no_active_lane_that_can_still_fail_run() {
+    let inputs = "gfx1201\t0xf0\tv_fract_f32 v1, v0\tv0=0x3fc00000 v1=0x12345678 exec=0x0";
+    // A one-lane expectation states that the inactive lane kept its input:
+    // the right value passes and a wrong one fails.
+    assert_passes(&format!("{inputs}\tv1[3]=0x12345678"));
+    assert_eq!(failures(&format!("{inputs}\tv1[3]=0x3f000000")), ["v1[3]"]);
+    // Nothing expected: every register must keep its input.
+    assert_passes(&format!("{inputs}\t"));
+    // An SGPR has no lanes: it is compared whatever EXEC holds.
+    let s = "gfx1201\t0xf0\tv_ldexp_f32 v1, v0, s4\tv0=0x3fc00000 s4=0x1 exec=0x0";
+    assert_passes(&format!("{s}\ts4=0x00000001"));
+    assert_eq!(failures(&format!("{s}\ts4=0x00000002")), ["s4"]);
+}
+
+/// The message and column of a row `parse_line` refuses.
+fn malformed(text: &str) -> (usize, String) {
+    let e = parse_line(1, text).expect_err(text);
+    (e.column, e.message)
+}
+
+#[test]
+fn a_register_assigned_twice_in_one_column_is_malformed() {
+    // Columns counted by hand: target 1-7, tab, MODE 9-12, tab, the
+    // 18-character instruction 14-31, tab, inputs from 33.
+    let head = "gfx1201\t0xf0\tv_fract_f32 v1, v0\t";
+    assert_eq!(
+        malformed(&format!("{head}v0=0x3fc00000 v0=0x3fc00001\tv1=0x3f000000")),
+        (
+            47,
+            "v0 is assigned twice in the inputs, at column 33 and column 47".into()
+        )
+    );
+    // The expected column starts at 33 + 13 + 1 = 47; its third word at
+    // 47 + 13 + 1 + 6 + 1 = 68.
+    assert_eq!(
+        malformed(&format!(
+            "{head}v0=0x3fc00000\tv1=0x3f000000 v2=0x0 v1=0x3f000000"
+        )),
+        (
+            68,
+            "v1 is assigned twice in the expected column, at column 47 and column 68".into()
+        )
+    );
+    // A pair shares its VGPRs with single VGPRs and with overlapping pairs.
+    assert_eq!(
+        malformed(&format!("{head}v[0:1]=0x0 v1=0x0\tv1=0x0")),
+        (
+            44,
+            "v1 is assigned twice in the inputs: by `v[0:1]` at column 33 and by `v1` at column 44"
+                .into()
+        )
+    );
+    assert!(malformed(&format!("{head}v[0:1]=0x0 v[1:2]=0x0\tv1=0x0"))
+        .1
+        .starts_with(
+            "v1 is assigned twice in the inputs: by `v[0:1]` at column 33 and by `v[1:2]`"
+        ));
+    // The same lane twice, directly or through a pair.
+    assert!(
+        malformed(&format!("{head}v0=0x0 v1[3]=0x1 v1[3]=0x1\tv1=0x0"))
+            .1
+            .starts_with("v1[3] is assigned twice in the inputs, at column")
+    );
+    assert!(
+        malformed(&format!("{head}v0=0x0\tv1=0x0 v[0:1][3]=0x0 v1[3]=0x0"))
+            .1
+            .starts_with("v1[3] is assigned twice in the expected column: by `v[0:1][3]` at")
+    );
+    // Registers without lanes and settings.
+    for (inputs, name) in [
+        ("s3=0x1 s3=0x1", "s3"),
+        ("exec=0x1 exec=0x3", "exec"),
+        ("wave=32 wave=64", "wave"),
+        ("scc=0 scc=1", "scc"),
+        ("vcc=0x1 vcc=0x1", "vcc"),
+        ("ttmp2=0x1 ttmp2=0x2", "ttmp2"),
+    ] {
+        let (_, message) = malformed(&format!("{head}v0=0x0 {inputs}\tv1=0x0"));
+        assert!(
+            message.starts_with(&format!(
+                "{name} is assigned twice in the inputs, at column"
+            )),
+            "{inputs}: {message}"
+        );
+    }
+}
+
+#[test]
+fn one_register_in_different_lanes_or_columns_is_not_assigned_twice() {
+    // A one-lane value beside the whole-register one takes its lane
+    // (docs/captures.md §1); distinct lanes, distinct registers and the
+    // same register in both columns are all single assignments.
+    assert_passes(
+        "gfx1201\t0xf0\tv_fract_f32 v1, v0\t\
+         v0=0x3fc00000 v0[5]=0x3fa00000 v0[6]=0x3fa00000 v1=0x1 v2=0x2\t\
+         v1=0x3f000000 v1[5]=0x3e800000 v1[6]=0x3e800000 v0=0x3fc00000 v0[5]=0x3fa00000 \
+         v0[6]=0x3fa00000 v2=0x2",
+    );
+    // Adjacent pairs and a pair beside the VGPR after it.
+    assert_passes(
+        "gfx942\t0xf0\tv_fract_f64_e32 v[0:1], v[2:3]\t\
+         v[2:3]=0x3ff8000000000000 v[0:1]=0x0 v4=0x4\tv[0:1]=0x3fe0000000000000 v4=0x4",
+    );
+}
+
+#[test]
+fn a_row_built_with_a_register_assigned_twice_does_not_run() {
+    // `Row` fields are public: a row that never went through `parse_line`
+    // is refused when it runs, not resolved last-wins.
+    let mut row = parse_line(
+        1,
+        "gfx1201\t0xf0\tv_fract_f32 v1, v0\tv0=0x3fc00000\tv1=0x3f000000",
+    )
+    .expect("parses")
+    .expect("a row");
+    let extra = row.inputs[0];
+    row.inputs.push(amdgpu_valu::capture::Assignment {
+        value: 0x3fa0_0000,
+        ..extra
+    });
+    assert_eq!(
+        run_row(&row),
+        Outcome::Error("v0 is assigned twice in the inputs".into())
+    );
+}
+
+#[test]
+fn replay_reports_a_row_that_cannot_fail_as_an_error() {
+    let dir = std::env::temp_dir().join(format!("amdgpu-valu-unfailable-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("rows.tsv");
+    let bad = "gfx1201\t0xf0\tv_fract_f32 v1, v0\tv0=0x3fc00000 exec=0x0\tv1=0x3f000000";
+    let twice = "gfx1201\t0xf0\tv_fract_f32 v1, v0\tv0=0x3fc00000 v0=0x0\tv1=0x3f000000";
+    std::fs::write(&path, format!("{EXAMPLE}\n{bad}\n{twice}\n")).expect("write");
+    let (code, out) = replay_cli(&path, &[]);
+    assert_eq!(code, Some(1), "{out}");
+    let file = path.display();
+    assert!(
+        out.contains(&format!(
+            "{file}:2:1: error: expected v1=0x3f000000 cannot fail: a whole-register value is \
+             compared in active lanes only, and EXEC selects no lane of the wave32\n    {bad}\n"
+        )),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!(
+            "{file}:3:47: malformed row: v0 is assigned twice in the inputs, at column 33 and \
+             column 47\n"
+        )),
+        "{out}"
+    );
+    assert!(out.lines().any(|l| l == "1 passed, 2 failed"), "{out}");
+}
+
+#[test]
+fn a_row_with_tens_of_thousands_of_assignments_is_checked_in_linear_time() {
+    // 256 VGPRs x 64 lanes = 16,384 one-lane inputs and as many one-lane
+    // expectations (about 600 KB), each register once: the repeat and
+    // cannot-fail checks look at each assignment a bounded number of
+    // times (a pairwise check would make 1.3e8 comparisons per column).
+    // Every register is 0 in every lane, and fract(+0) = +0 leaves v1 0.
+    let mut inputs = String::new();
+    let mut expected = String::new();
+    for r in 0..256 {
+        for lane in 0..64 {
+            inputs.push_str(&format!("v{r}[{lane}]=0x0 "));
+            expected.push_str(&format!("v{r}[{lane}]=0x0 "));
+        }
+    }
+    let row = format!("gfx942\t0xf0\tv_fract_f32_e32 v1, v0\t{inputs}\t{expected}");
+    let start = std::time::Instant::now();
+    assert_passes(&row);
+    // The same with one lane repeated at the very end of each column.
+    let twice = format!("gfx942\t0xf0\tv_fract_f32_e32 v1, v0\t{inputs}v9[9]=0x0\t{expected}");
+    assert!(malformed(&twice)
+        .1
+        .starts_with("v9[9] is assigned twice in the inputs"));
+    eprintln!("two 16,384-assignment rows in {:?}", start.elapsed());
+}

@@ -16,6 +16,7 @@ fn sdwa(dst_sel: SdwaSel, dst_unused: DstUnused, src0_sel: SdwaSel, src1_sel: Sd
         dst_unused,
         src0_sel,
         src1_sel,
+        reserved: 0,
     }
 }
 

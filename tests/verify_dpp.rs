@@ -200,6 +200,7 @@ fn one_case(rng: &mut Rng, counts: &mut Counts) {
             bound_ctrl: bc,
             fi,
             src1_bits: 0,
+            reserved: 0,
         }),
     };
 

@@ -137,7 +137,7 @@ const FACTS: [FactColumn; 5] = [
 
 type Column = (&'static str, &'static str, fn(&TargetModel) -> Row);
 
-const POLICIES: [Column; 11] = [
+const POLICIES: [Column; 12] = [
     ("wave", "wave sizes (default first)", |t| {
         let wave = &t.spec.wave;
         let mut sizes = vec![wave.default];
@@ -182,6 +182,11 @@ const POLICIES: [Column; 11] = [
         "sdwa_constant_sel",
         "SDWA source selectors on inline constants",
         |t| sdwa_row(&t.spec.sdwa_constant_sel),
+    ),
+    (
+        "sdwa_reserved_bits",
+        "SDWA word bits that must be zero, when set",
+        |t| sdwa_row(&t.spec.sdwa_reserved_bits),
     ),
     (
         "aligned_vgpr_pairs",

@@ -370,6 +370,7 @@ fn settings(
     let sdwa_f16_output = policy!(sdwa_f16_output, optional);
     let sdwa_f16_dword_dst = policy!(sdwa_f16_dword_dst, optional);
     let sdwa_constant_sel = policy!(sdwa_constant_sel, optional);
+    let sdwa_reserved_bits = policy!(sdwa_reserved_bits, optional);
     let fract_rules = match pick!(policies.fract_rules) {
         Some((raw, path)) => {
             let loc = loc_of(raw);
@@ -415,6 +416,10 @@ fn settings(
         (
             "sdwa_constant_sel",
             sdwa_constant_sel.as_ref().map(|o| &o.origin),
+        ),
+        (
+            "sdwa_reserved_bits",
+            sdwa_reserved_bits.as_ref().map(|o| &o.origin),
         ),
     ] {
         match (origin, has_sdwa) {
@@ -505,6 +510,7 @@ fn settings(
             sdwa_f16_output,
             sdwa_f16_dword_dst,
             sdwa_constant_sel,
+            sdwa_reserved_bits,
             aligned_vgpr_pairs,
             fract_rules,
             forms,

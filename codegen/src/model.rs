@@ -211,6 +211,7 @@ pub fn policy_yaml_names() -> TokenStream {
         SdwaF16Output::yaml_names(),
         SdwaF16DwordDst::yaml_names(),
         SdwaConstantSel::yaml_names(),
+        SdwaReservedBits::yaml_names(),
         BoundCtrlZero::yaml_names(),
         DppInactiveSource::yaml_names(),
         DppZeroFill::yaml_names(),
@@ -291,6 +292,16 @@ policy_enum!(
         Ignored = "ignored",
         /// The selector extracts its field of the constant's encoding.
         Applied = "applied",
+    }
+);
+
+policy_enum!(
+    /// SDWA word bits that must be zero (`must_be_zero`), when set.
+    SdwaReservedBits {
+        /// Ignored.
+        Ignored = "ignored",
+        /// An error.
+        Error = "error",
     }
 );
 
@@ -725,6 +736,8 @@ pub struct Spec {
     pub sdwa_f16_dword_dst: Option<Sourced<SdwaF16DwordDst>>,
     /// SDWA selectors on inline constants; `None` without SDWA.
     pub sdwa_constant_sel: Option<Sourced<SdwaConstantSel>>,
+    /// SDWA reserved bits; `None` without SDWA.
+    pub sdwa_reserved_bits: Option<Sourced<SdwaReservedBits>>,
     /// 64-bit VGPR operands start at even registers.
     pub aligned_vgpr_pairs: Sourced<bool>,
     /// FRACT's rules.

@@ -9,7 +9,8 @@ use crate::error::{Loc, SpecError};
 use crate::model::{
     BoundCtrlZero, ClampNan, DppBase, DppBcastLowRows, DppControlSet, DppInactiveSource,
     DppMixedHalves, DppReservedBits, DppReservedCtrl, DppShareXmask, DppZeroFill, Evidence,
-    F16DstHigh, OmodGate, SdwaConstantSel, SdwaF16DwordDst, SdwaF16Output, SnanPolicy, Vop3Offset,
+    F16DstHigh, OmodGate, SdwaConstantSel, SdwaF16DwordDst, SdwaF16Output, SdwaReservedBits,
+    SnanPolicy, Vop3Offset,
 };
 
 /// One file: a target file (`isa-spec/gfx1201.yaml`, with `target` and
@@ -108,6 +109,7 @@ pub(crate) struct RawPolicies {
     pub sdwa_f16_output: Option<Spanned<RawSourced<SdwaF16Output>>>,
     pub sdwa_f16_dword_dst: Option<Spanned<RawSourced<SdwaF16DwordDst>>>,
     pub sdwa_constant_sel: Option<Spanned<RawSourced<SdwaConstantSel>>>,
+    pub sdwa_reserved_bits: Option<Spanned<RawSourced<SdwaReservedBits>>>,
     pub aligned_vgpr_pairs: Option<Spanned<RawSourced<bool>>>,
     pub fract_rules: Option<Spanned<RawEvidence>>,
 }

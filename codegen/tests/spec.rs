@@ -2,7 +2,7 @@
 //! broken variants of it (each error names file:line:column).
 
 use amdgpu_valu_codegen::model::{
-    ClampNan, Encoding, Input, Instruction, Model, Name, OmodGate, SdwaF16Output,
+    ClampNan, Encoding, Input, Instruction, Model, Name, OmodGate, SdwaF16Output, SdwaReservedBits,
 };
 use amdgpu_valu_codegen::{build, read_inputs, workspace_root, SpecError};
 
@@ -391,6 +391,7 @@ fn values_the_executor_cannot_honour_are_errors() {
         "sdwa_f16_output: {value: scaled_before_rounding, doc: x}",
         "sdwa_f16_dword_dst: {value: preserve_high, doc: x}",
         "sdwa_constant_sel: {value: applied, doc: x}",
+        "sdwa_reserved_bits: {value: error, doc: x}",
     ] {
         let e = errors("isa-spec/gfx1201.yaml", &format!("{GFX1201}  {line}\n"));
         assert_eq!(e.len(), 1, "{line}: {e:?}");
@@ -407,15 +408,38 @@ fn sdwa_open_points_are_open_switches() {
     for t in m.targets.iter().filter(|t| t.spec.sdwa.value) {
         let dword = t.spec.sdwa_f16_dword_dst.as_ref().expect("dword switch");
         let constant = t.spec.sdwa_constant_sel.as_ref().expect("constant switch");
+        let reserved = t.spec.sdwa_reserved_bits.as_ref().expect("reserved switch");
         assert_eq!(dword.evidence.tag(), "open", "{:?}", t.target);
         assert_eq!(constant.evidence.tag(), "open", "{:?}", t.target);
+        assert_eq!(reserved.evidence.tag(), "open", "{:?}", t.target);
     }
-    for line in ["  sdwa_f16_dword_dst:", "  sdwa_constant_sel:"] {
+    for line in [
+        "  sdwa_f16_dword_dst:",
+        "  sdwa_constant_sel:",
+        "  sdwa_reserved_bits:",
+    ] {
         let (path, text) = family_without("gfx9", line);
         let e = errors(&path, &text);
         assert_eq!(e.len(), 1, "{e:?}");
         assert!(e[0].contains("(the family has SDWA)"), "{e:?}");
     }
+}
+
+/// `sdwa_reserved_bits` takes `ignored` or `error` only, and a target may
+/// flip it (the family gives the default).
+#[test]
+fn sdwa_reserved_bits_values() {
+    let head = "target: gfx1030\nfamily: gfx10\ndescription: RDNA2\npolicies:\n";
+    let text = format!("{head}  sdwa_reserved_bits: {{value: applied, open: x}}\n");
+    let e = errors("isa-spec/gfx1030.yaml", &text);
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert!(e[0].starts_with("isa-spec/gfx1030.yaml:5:"), "{e:?}");
+    assert!(e[0].contains("ignored") && e[0].contains("error"), "{e:?}");
+    let text = format!("{head}  sdwa_reserved_bits: {{value: error, open: x}}\n");
+    let m = build(with_file("isa-spec/gfx1030.yaml", &text)).expect("error is a value");
+    let t = m.target("gfx1030").unwrap();
+    let s = t.spec.sdwa_reserved_bits.as_ref().expect("switch");
+    assert_eq!(s.value, SdwaReservedBits::Error);
 }
 
 /// The DPP forms per target are those of the DPP forms table

@@ -237,7 +237,8 @@ pub fn parse_file(text: &str) -> Vec<Result<Row, CaptureError>> {
 }
 
 /// Parse line number `line` of a capture file: `Ok(None)` for a comment or
-/// blank line.
+/// blank line. A register (or lane of one) assigned twice in one column is
+/// an error at the second assignment.
 pub fn parse_line(line: usize, text: &str) -> Result<Option<Row>, CaptureError> {
     if is_blank_or_comment(text) {
         return Ok(None);
@@ -282,11 +283,23 @@ pub fn parse_line(line: usize, text: &str) -> Result<Option<Row>, CaptureError> 
     if instruction.is_empty() {
         return Err(err(ic, "empty instruction".into()));
     }
-    let inputs = parse_assignments(cols[3].1, cols[3].0, line)?;
-    let expected = parse_assignments(cols[4].1, cols[4].0, line)?;
-    for a in &expected {
+    let (inputs, input_columns) = parse_assignments(cols[3].1, cols[3].0, line)?;
+    let (expected, expected_columns) = parse_assignments(cols[4].1, cols[4].0, line)?;
+    for (a, &column) in expected.iter().zip(&expected_columns) {
         if matches!(a.loc, Loc::Wave(_)) {
-            return Err(err(cols[4].0, "wave= belongs in the inputs".into()));
+            return Err(err(column, "wave= belongs in the inputs".into()));
+        }
+    }
+    for (list, columns, name) in [
+        (&inputs, &input_columns, "inputs"),
+        (&expected, &expected_columns, "expected column"),
+    ] {
+        if let Some(twice) = assigned_twice(list) {
+            let (first, second) = (
+                columns.get(twice.first).copied().unwrap_or(1),
+                columns.get(twice.second).copied().unwrap_or(1),
+            );
+            return Err(err(second, twice.message(name, Some((first, second)))));
         }
     }
     let encoding = match cols.get(5).map(|&(c, e)| trim_at(c, e)) {
@@ -364,12 +377,15 @@ fn parse_bytes(s: &str) -> Result<Vec<u8>, FieldError> {
     Ok(out)
 }
 
+/// The assignments of one column and the column (character) where each
+/// starts.
 fn parse_assignments(
     text: &str,
     column: usize,
     line: usize,
-) -> Result<Vec<Assignment>, CaptureError> {
+) -> Result<(Vec<Assignment>, Vec<usize>), CaptureError> {
     let mut out = Vec::new();
+    let mut starts = Vec::new();
     let mut col = column;
     for word in text.split(' ') {
         let start = col;
@@ -385,8 +401,157 @@ fn parse_assignments(
                 message: e.message,
             }
         })?);
+        starts.push(start);
     }
-    Ok(out)
+    Ok((out, starts))
+}
+
+/// Two assignments of one column that give the same register (or the same
+/// lane of it) a value: the second would silently replace the first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct AssignedTwice {
+    /// The index of the first assignment in its column.
+    first: usize,
+    /// The index of the second.
+    second: usize,
+    /// The two assignments.
+    a: Assignment,
+    b: Assignment,
+    /// The 32-bit VGPR they share, for VGPRs and pairs.
+    vgpr: Option<usize>,
+}
+
+impl AssignedTwice {
+    /// `v1 is assigned twice in the inputs: by `v[0:1]` at column 33 and by
+    /// `v1` at column 44`; `at` gives the two assignments' columns when
+    /// they are known.
+    fn message(&self, column: &str, at: Option<(usize, usize)>) -> String {
+        let lane = self.a.lane.map(|l| format!("[{l}]")).unwrap_or_default();
+        let shared = match self.vgpr {
+            Some(r) => format!("v{r}{lane}"),
+            None => assigned_name(&self.a),
+        };
+        let (a, b) = (assigned_name(&self.a), assigned_name(&self.b));
+        let head = format!("{shared} is assigned twice in the {column}");
+        match (a == b, at) {
+            (true, None) => head,
+            (true, Some((x, y))) => format!("{head}, at column {x} and column {y}"),
+            (false, None) => format!("{head}: by `{a}` and by `{b}`"),
+            (false, Some((x, y))) => {
+                format!("{head}: by `{a}` at column {x} and by `{b}` at column {y}")
+            }
+        }
+    }
+}
+
+/// The name an assignment writes before its `=`: `v1`, `v[2:3][5]`, `wave`.
+fn assigned_name(a: &Assignment) -> String {
+    let lane = a.lane.map(|l| format!("[{l}]")).unwrap_or_default();
+    match a.loc {
+        Loc::Wave(_) => "wave".into(),
+        loc => format!("{loc}{lane}"),
+    }
+}
+
+/// The 32-bit VGPRs an assignment names: `[n]` or `[n, n + 1]`.
+fn vgpr_words(loc: Loc) -> Option<core::ops::RangeInclusive<usize>> {
+    match loc {
+        Loc::Vgpr(n) => Some(usize::from(n)..=usize::from(n)),
+        Loc::VgprPair(n) => Some(usize::from(n)..=usize::from(n) + 1),
+        _ => None,
+    }
+}
+
+/// What an assignment sets, for finding repeats: each 32-bit VGPR of a
+/// register or pair, or the register or setting itself (any `wave=`).
+fn assigned_keys(loc: Loc) -> impl Iterator<Item = Loc> {
+    let vgprs = vgpr_words(loc).into_iter().flatten();
+    let other = match loc {
+        Loc::Vgpr(_) | Loc::VgprPair(_) => None,
+        Loc::Wave(_) => Some(Loc::Wave(WaveSize::Wave32)),
+        other => Some(other),
+    };
+    vgprs
+        .filter_map(|r| u16::try_from(r).ok().map(Loc::Vgpr))
+        .chain(other)
+}
+
+/// The first pair of assignments in `list` that both set a register, or
+/// the same lane of a VGPR (a pair counts as its two VGPRs). A one-lane
+/// value beside a whole-register value of the same register is not a
+/// repeat: the lane takes the one-lane value (docs/captures.md §1). Time
+/// linear in the length of the list.
+fn assigned_twice(list: &[Assignment]) -> Option<AssignedTwice> {
+    let mut seen: HashMap<(Loc, Option<usize>), usize> = HashMap::new();
+    for (second, b) in list.iter().enumerate() {
+        let mut repeat: Option<(usize, Loc)> = None;
+        for key in assigned_keys(b.loc) {
+            match seen.get(&(key, b.lane)) {
+                Some(&first) if repeat.is_none_or(|(f, _)| first < f) => {
+                    repeat = Some((first, key));
+                }
+                Some(_) => {}
+                None => {
+                    seen.insert((key, b.lane), second);
+                }
+            }
+        }
+        if let Some((first, key)) = repeat {
+            let a = list.get(first).copied().unwrap_or(*b);
+            return Some(AssignedTwice {
+                first,
+                second,
+                a,
+                b: *b,
+                vgpr: match key {
+                    Loc::Vgpr(r) => Some(usize::from(r)),
+                    _ => None,
+                },
+            });
+        }
+    }
+    None
+}
+
+/// An expectation the row cannot fail: a whole-register VGPR value (`vN=`,
+/// `v[N:M]=`) is compared in the active lanes only, so when EXEC selects no
+/// lane of the wave, or every active lane of each of its VGPRs is named by
+/// a one-lane expectation instead, any bits would pass. The reason, naming
+/// the assignment. `exec` is the wave's EXEC, with no bit beyond its
+/// `lanes` ([`Wave::set_exec`] drops them). Time linear in the length of
+/// the list.
+fn unfailable_expectation(expected: &[Assignment], exec: u64, lanes: usize) -> Option<String> {
+    // The lanes one-lane expectations name, per VGPR.
+    let mut one_lane: HashMap<usize, u64> = HashMap::new();
+    for a in expected {
+        if let (Some(lane), Some(words)) = (a.lane, vgpr_words(a.loc)) {
+            for r in words {
+                *one_lane.entry(r).or_default() |= u32::try_from(lane)
+                    .ok()
+                    .and_then(|l| 1u64.checked_shl(l))
+                    .unwrap_or(0);
+            }
+        }
+    }
+    for a in expected.iter().filter(|a| a.lane.is_none()) {
+        let Some(mut words) = vgpr_words(a.loc) else {
+            continue;
+        };
+        if words.any(|r| exec & !one_lane.get(&r).copied().unwrap_or(0) != 0) {
+            continue;
+        }
+        let why = if exec == 0 {
+            format!("EXEC selects no lane of the wave{lanes}")
+        } else {
+            "every active lane is named by a one-lane expectation".to_string()
+        };
+        return Some(format!(
+            "expected {}={:#x} cannot fail: a whole-register value is compared in \
+             active lanes only, and {why}",
+            a.loc, a.value
+        ));
+    }
+    None
 }
 
 /// A register or lane number: decimal digits only (`str::parse` alone
@@ -798,10 +963,19 @@ impl Replayer {
         if row.expected.iter().any(|a| a.loc == Loc::Exec) {
             return Err("exec belongs in the inputs".into());
         }
+        // Rows that `parse_line` refused; a `Row` may be built by hand.
+        for (list, name) in [(&row.inputs, "inputs"), (&row.expected, "expected column")] {
+            if let Some(twice) = assigned_twice(list) {
+                return Err(twice.message(name, None));
+            }
+        }
         prepare(&mut self.wave, row.target, row.mode, &row.inputs)?;
         let lanes = self.wave.lanes();
         for a in &row.expected {
             named_lanes(a, lanes)?;
+        }
+        if let Some(reason) = unfailable_expectation(&row.expected, self.wave.exec(), lanes) {
+            return Err(reason);
         }
         self.before.clear();
         for r in named_vgprs(&row.inputs).iter() {
@@ -1040,7 +1214,10 @@ fn compare_register(index: usize, want: &[u32], actual: &[u32], out: &mut Vec<Mi
 /// expected column names holds that value (a whole-register value applies
 /// to the active lanes), every other one holds its value before, and the
 /// instruction wrote neither an inactive lane nor the bits a 16-bit or SDWA
-/// result keeps, not even with the bits they held. Each
+/// result keeps, not even with the bits they held. A whole-register
+/// expectation left with no lane to compare (EXEC selects none, or one-lane
+/// expectations name every active lane) cannot fail, and the row is an
+/// [`Outcome::Error`]. Each
 /// [`Replayer::run`] costs what the row touches; this function makes a new
 /// replayer per call.
 pub fn run_row(row: &Row) -> Outcome {

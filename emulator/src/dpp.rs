@@ -287,6 +287,12 @@ pub struct Dpp16 {
     /// decodes and re-encodes them unchanged. Kept for the round trip;
     /// execution follows `dpp.reserved_bits`.
     pub src1_bits: u8,
+    /// The DPP word's bits that no field of this instruction covers (bit
+    /// 17; bit 18 where the target has no FI; bits 23:20 of an e64 DPP
+    /// word), where the word holds them: LLVM's disassembler ignores them.
+    /// Decoding keeps them so the word re-encodes to the same bytes; 0 when
+    /// parsed or built. Decoding and execution follow `dpp.reserved_bits`.
+    pub reserved: u32,
 }
 
 impl Dpp16 {
@@ -300,6 +306,7 @@ impl Dpp16 {
             bound_ctrl: false,
             fi: false,
             src1_bits: 0,
+            reserved: 0,
         }
     }
 }

@@ -541,6 +541,12 @@ pub struct Sdwa {
     pub src0_sel: SdwaSel,
     /// `src1_sel`: the field of src1 that is read (LDEXP).
     pub src1_sel: SdwaSel,
+    /// The second word's bits that must be zero (the layout's
+    /// `must_be_zero`: 22 and 30 on GFX9 and GFX10), where the word holds
+    /// them: LLVM's disassembler ignores them. Decoding keeps them so the
+    /// word re-encodes to the same bytes; 0 when parsed or built. Decoding
+    /// and execution follow `sdwa_reserved_bits`.
+    pub reserved: u32,
 }
 
 /// One V_FRACT or V_LDEXP instruction in one encoding, with its operands

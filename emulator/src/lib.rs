@@ -36,7 +36,7 @@
 //!   [`TargetSpec`], [`Form`], [`WaveSize`], and each policy as a
 //!   [`Sourced`] value with its [`Evidence`]: [`OmodGate`], [`ClampNan`],
 //!   [`SnanPolicy`], [`F16DstHigh`], [`SdwaF16Output`], [`SdwaF16DwordDst`],
-//!   [`SdwaConstantSel`].
+//!   [`SdwaConstantSel`], [`SdwaReservedBits`].
 //! - **Wave state**: [`Wave`] (VGPRs, SGPRs, VCC, M0, EXEC, MODE; sizes
 //!   [`NUM_VGPRS`], [`NUM_SGPRS`]), the registers an instruction wrote
 //!   ([`Written`], [`RegisterSet`]) and the MODE register's fields
@@ -119,7 +119,8 @@ pub use kernels::{ClampNan, FormatKind, Mode, Omod, OmodGate, Round, SnanPolicy}
 pub use target::{
     BoundCtrlZero, DppBcastLowRows, DppForm, DppInactiveSource, DppMixedHalves, DppReservedBits,
     DppReservedCtrl, DppShareXmask, DppSpec, DppZeroFill, Evidence, F16DstHigh, Family, Form,
-    SdwaConstantSel, SdwaF16DwordDst, SdwaF16Output, Sourced, Target, TargetSpec, WaveSize,
+    SdwaConstantSel, SdwaF16DwordDst, SdwaF16Output, SdwaReservedBits, Sourced, Target, TargetSpec,
+    WaveSize,
 };
 pub use wave::{RegisterSet, Wave, Written, NUM_SGPRS, NUM_TTMPS, NUM_VGPRS};
 
@@ -169,6 +170,16 @@ pub mod __testing {
         instr: &crate::Instruction,
     ) -> Result<(), crate::ExecError> {
         crate::generated::execute_spec(spec, wave, instr)
+    }
+
+    /// Decode `bytes` under `spec`, a target's facts possibly changed (its
+    /// `dpp.reserved_bits` or `sdwa_reserved_bits`): for tests that flip
+    /// a switch and show the decoding change.
+    pub fn decode_with_spec(
+        spec: &crate::TargetSpec,
+        bytes: &[u8],
+    ) -> Result<(crate::Instruction, usize), crate::asm::DecodeError> {
+        crate::asm::decode_with(spec, bytes)
     }
 }
 

@@ -942,7 +942,7 @@ fn targets() -> Result<ExitCode, String> {
             out!("  {name:<18} {value:<24} {evidence}");
         }
         // The SDWA policies, where the target has SDWA.
-        let sdwa: [(&str, Option<(String, Evidence)>); 3] = [
+        let sdwa: [(&str, Option<(String, Evidence)>); 4] = [
             (
                 "sdwa_f16_output",
                 s.sdwa_f16_output
@@ -956,6 +956,11 @@ fn targets() -> Result<ExitCode, String> {
             (
                 "sdwa_constant_sel",
                 s.sdwa_constant_sel
+                    .map(|p| (format!("{:?}", p.value), p.evidence)),
+            ),
+            (
+                "sdwa_reserved_bits",
+                s.sdwa_reserved_bits
                     .map(|p| (format!("{:?}", p.value), p.evidence)),
             ),
         ];

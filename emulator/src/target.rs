@@ -267,12 +267,25 @@ pub enum DppMixedHalves {
 }
 
 /// DPP word bits with no assembler syntax: bits 23:22 of an e32 VOP2 word
-/// (src1 NEG/ABS on LDEXP's integer src1), bit 17, and bit 18 on GFX9.
+/// (src1 NEG/ABS on LDEXP's integer src1), bit 17, bit 18 without FI
+/// (GFX9) and bits 23:20 of an e64 DPP word (docs/semantics.md §11.9).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum DppReservedBits {
-    /// They change nothing.
+    /// As LLVM: the word decodes (the bits kept for the round trip) and
+    /// they change nothing at execution.
     Ignored,
-    /// An execution error.
+    /// A decode error naming the bit, and an execution error.
+    Error,
+}
+
+/// SDWA word-1 bits that must be zero (the layout's `must_be_zero`: 22
+/// and 30 on GFX9 and GFX10) when set (docs/semantics.md §10.8).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SdwaReservedBits {
+    /// As LLVM: the word decodes (the bits kept for the round trip) and
+    /// they change nothing at execution.
+    Ignored,
+    /// A decode error naming the bit, and an execution error.
     Error,
 }
 
@@ -357,6 +370,8 @@ pub struct TargetSpec {
     pub sdwa_f16_dword_dst: Option<Sourced<SdwaF16DwordDst>>,
     /// SDWA source selectors on inline constants; `None` without SDWA.
     pub sdwa_constant_sel: Option<Sourced<SdwaConstantSel>>,
+    /// SDWA word bits that must be zero, when set; `None` without SDWA.
+    pub sdwa_reserved_bits: Option<Sourced<SdwaReservedBits>>,
     /// Whether a 64-bit VGPR operand must start at an even register
     /// (gfx90a, gfx942, gfx950, gfx1250; docs/semantics.md §7.1).
     pub aligned_vgpr_pairs: Sourced<bool>,

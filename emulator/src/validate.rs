@@ -100,8 +100,11 @@ pub enum Rule {
     /// A DPP field its machine word cannot hold as given: a control that
     /// does not round-trip through its 9-bit code, a mask wider than 4
     /// bits, a DPP8 selector past 7, FI where the target has no FI bit, or
-    /// DPP16 src1 bits on anything but an e32 VOP2 word.
+    /// DPP16 src1 bits on anything but an e32 VOP2 word, or reserved bits
+    /// the word does not reserve.
     DppField,
+    /// SDWA reserved bits outside the word's must-be-zero bits.
+    SdwaField,
     /// A trap temporary (or the last of a pair) past ttmp15.
     TtmpOutOfRange {
         /// The first register.
@@ -149,9 +152,15 @@ pub fn check(spec: &TargetSpec, instr: &Instruction) -> Result<(), Violation> {
         (false, Some(_)) => return fail(Slot::Src1, Rule::ExtraSrc1),
         _ => {}
     }
-    match (enc == Encoding::Sdwa, instr.sdwa.is_some()) {
-        (true, false) => return fail(Slot::Modifier, Rule::SdwaWithoutSelectors),
-        (false, true) => return fail(Slot::Modifier, Rule::SelectorsWithoutSdwa),
+    match (enc == Encoding::Sdwa, instr.sdwa) {
+        (true, None) => return fail(Slot::Modifier, Rule::SdwaWithoutSelectors),
+        (false, Some(_)) => return fail(Slot::Modifier, Rule::SelectorsWithoutSdwa),
+        (true, Some(s)) => {
+            let te = crate::asm::target_encoding(spec.target);
+            if s.reserved & !te.family.sdwa.map_or(0, |l| l.reserved) != 0 {
+                return fail(Slot::Modifier, Rule::SdwaField);
+            }
+        }
         _ => {}
     }
     if let Some(dpp) = instr.dpp {
@@ -231,7 +240,8 @@ fn dpp(spec: &TargetSpec, instr: &Instruction, dpp: Dpp) -> Result<(), Violation
                 || d.bank_mask > 15
                 || (d.fi && !spec.dpp.fi.value)
                 || d.src1_bits > 3
-                || (d.src1_bits != 0 && enc != Encoding::Vop2);
+                || (d.src1_bits != 0 && enc != Encoding::Vop2)
+                || d.reserved & !crate::asm::dpp_reserved_bits(spec.target, enc) != 0;
             if bad {
                 return fail(Slot::Modifier, Rule::DppField);
             }

@@ -5,15 +5,15 @@
 use numpy::{
     PyArrayDescrMethods, PyArrayDyn, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods,
 };
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyString;
+use pyo3::types::{IntoPyDict, PyString};
 
 use amdgpu_valu::lanes::{self, LaneBits, LaneMods};
 use amdgpu_valu::FormatKind;
 use amdgpu_valu::{Omod, Target};
 
-use crate::{exec_error, target};
+use crate::{exec_error, shape_text, target};
 
 const DTYPES: &str = "uint16 or float16 (F16), uint32 or float32 (F32), uint64 or float64 (F64)";
 
@@ -79,6 +79,12 @@ fn omod(value: Option<&Bound<'_, PyAny>>) -> PyResult<Omod> {
         Ok(f) => Err(PyValueError::new_err(format!(
             "omod {f} is not an OMOD field value (0 none, 1 mul:2, 2 mul:4, 3 div:2)"
         ))),
+        Err(e) if e.is_instance_of::<PyOverflowError>(value.py()) => {
+            Err(PyValueError::new_err(format!(
+                "omod {} is not an OMOD field value (0 none, 1 mul:2, 2 mul:4, 3 div:2)",
+                value.str()?
+            )))
+        }
         Err(_) => Err(PyTypeError::new_err(
             "omod must be an int (0 to 3) or one of 'mul:2', 'mul:4', 'div:2'",
         )),
@@ -122,18 +128,29 @@ struct Arrays<'py> {
     out_bits: Bound<'py, PyAny>,
 }
 
+/// `a` as C-contiguous, aligned memory: itself when it is,
+/// else a copy. (An array NumPy calls C-contiguous can still be unaligned,
+/// as a view into a byte buffer at an odd offset.)
+fn c_aligned<'py>(np: &Bound<'py, PyModule>, a: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    np.call_method1("require", (a, a.py().None(), ["C", "A"]))
+}
+
+/// Whether NumPy's `flags.writeable` is set.
+fn writeable(a: &Bound<'_, PyAny>) -> PyResult<bool> {
+    a.getattr("flags")?.getattr("writeable")?.extract()
+}
+
 fn prepare<'py>(x: &Bound<'py, PyAny>, out: Option<&Bound<'py, PyAny>>) -> PyResult<Arrays<'py>> {
     let py = x.py();
     let np = py.import("numpy")?;
     let xa = ndarray(x, "x")?;
     let (format, float) = format_of(&xa, "x")?;
     let bits = np.getattr(bits_dtype(format))?;
+    // Through a plain ndarray view: a subclass's view() and
+    // __array_finalize__ are not run.
     let as_bits = |a: &Bound<'py, PyAny>| -> PyResult<Bound<'py, PyAny>> {
-        if float {
-            a.call_method1("view", (&bits,))
-        } else {
-            Ok(a.clone())
-        }
+        np.call_method1("asarray", (a,))?
+            .call_method1("view", (&bits,))
     };
     let mut src = as_bits(x)?;
     let (out, out_bits) = match out {
@@ -157,19 +174,20 @@ fn prepare<'py>(x: &Bound<'py, PyAny>, out: Option<&Bound<'py, PyAny>>) -> PyRes
             }
             if oa.shape() != xa.shape() {
                 return Err(PyValueError::new_err(format!(
-                    "out has shape {:?}, x has shape {:?}",
-                    oa.shape(),
-                    xa.shape()
+                    "out has shape {}, x has shape {}",
+                    shape_text(oa.shape()),
+                    shape_text(xa.shape())
                 )));
             }
             if !oa.is_c_contiguous() {
                 return Err(PyValueError::new_err("out must be C-contiguous"));
             }
-            if !o
-                .getattr("flags")?
-                .getattr("writeable")?
-                .extract::<bool>()?
-            {
+            if !oa.is_aligned() {
+                return Err(PyValueError::new_err(
+                    "out is not aligned (a view at an odd byte offset)",
+                ));
+            }
+            if !writeable(o)? {
                 return Err(PyValueError::new_err("out is read-only"));
             }
             // In place (or overlapping): read a copy of the sources.
@@ -182,9 +200,7 @@ fn prepare<'py>(x: &Bound<'py, PyAny>, out: Option<&Bound<'py, PyAny>>) -> PyRes
             (o.clone(), as_bits(o)?)
         }
     };
-    if !src.cast::<PyUntypedArray>()?.is_c_contiguous() {
-        src = np.call_method1("ascontiguousarray", (&src,))?;
-    }
+    let src = c_aligned(&np, &src)?;
     Ok(Arrays {
         format,
         src,
@@ -194,7 +210,7 @@ fn prepare<'py>(x: &Bound<'py, PyAny>, out: Option<&Bound<'py, PyAny>>) -> PyRes
 }
 
 /// The exponent register words for `n` lanes of shape `shape`: an int, or
-/// an integer array of that shape.
+/// an integer array of that shape (any strides and byte order).
 fn exponents<'py>(e: &Bound<'py, PyAny>, shape: &[usize], n: usize) -> PyResult<Vec<i32>> {
     let word = |v: i64| -> PyResult<i32> {
         if (-(1i64 << 31)..(1i64 << 32)).contains(&v) {
@@ -206,9 +222,16 @@ fn exponents<'py>(e: &Bound<'py, PyAny>, shape: &[usize], n: usize) -> PyResult<
         }
     };
     let Ok(ea) = e.cast::<PyUntypedArray>() else {
-        if let Ok(v) = e.extract::<i64>() {
-            if !e.is_instance_of::<pyo3::types::PyBool>() {
-                return Ok(vec![word(v)?; n]);
+        if !e.is_instance_of::<pyo3::types::PyBool>() {
+            match e.extract::<i64>() {
+                Ok(v) => return Ok(vec![word(v)?; n]),
+                Err(err) if err.is_instance_of::<PyOverflowError>(e.py()) => {
+                    return Err(PyValueError::new_err(format!(
+                        "exponent {} does not fit a 32-bit register (-2**31 to 2**32 - 1)",
+                        e.str()?
+                    )))
+                }
+                Err(_) => {}
             }
         }
         return Err(PyTypeError::new_err(format!(
@@ -218,9 +241,9 @@ fn exponents<'py>(e: &Bound<'py, PyAny>, shape: &[usize], n: usize) -> PyResult<
     };
     if ea.shape() != shape {
         return Err(PyValueError::new_err(format!(
-            "e has shape {:?}, x has shape {:?}",
-            ea.shape(),
-            shape
+            "e has shape {}, x has shape {}",
+            shape_text(ea.shape()),
+            shape_text(shape)
         )));
     }
     let dtype = ea.dtype();
@@ -230,25 +253,30 @@ fn exponents<'py>(e: &Bound<'py, PyAny>, shape: &[usize], n: usize) -> PyResult<
         )));
     }
     let np = e.py().import("numpy")?;
+    // Native byte order first: a big-endian int32 viewed as int32 would
+    // swap the bytes of every exponent.
+    let native = np.call_method1("asarray", (e,))?.call_method(
+        "astype",
+        (dtype.call_method1("newbyteorder", ("=",))?,),
+        Some(&[("copy", false)].into_py_dict(e.py())?),
+    )?;
     // int32/uint32: the register word as is; others: through int64.
     let words = if dtype.itemsize() == 4 {
-        let i32s = np
-            .call_method1("ascontiguousarray", (e,))?
-            .call_method1("view", (np.getattr("int32")?,))?;
+        let i32s = c_aligned(&np, &native)?.call_method1("view", (np.getattr("int32")?,))?;
         let a = i32s.cast::<PyArrayDyn<i32>>()?.try_readonly()?;
         a.as_slice()?.to_vec()
     } else {
-        let i64s = e.call_method1("astype", (np.getattr("int64")?,))?;
-        if dtype.kind() == b'u' && dtype.itemsize() == 8 {
+        if dtype.kind() == b'u' && dtype.itemsize() == 8 && n > 0 {
             // uint64 values above 2**63 wrap in astype: refuse them first.
-            let max: u64 = e.call_method0("max").and_then(|m| m.extract()).unwrap_or(0);
-            if n > 0 && max >= 1 << 32 {
+            let max: u64 = native.call_method0("max")?.extract()?;
+            if max >= 1 << 32 {
                 return Err(PyValueError::new_err(format!(
                     "exponent {max} does not fit a 32-bit register (-2**31 to 2**32 - 1)"
                 )));
             }
         }
-        let i64s = np.call_method1("ascontiguousarray", (i64s,))?;
+        let i64s = native.call_method1("astype", (np.getattr("int64")?,))?;
+        let i64s = c_aligned(&np, &i64s)?;
         let a = i64s.cast::<PyArrayDyn<i64>>()?.try_readonly()?;
         a.as_slice()?
             .iter()

@@ -53,6 +53,17 @@ pub(crate) fn exec_error(e: amdgpu_valu::ExecError) -> PyErr {
     }
 }
 
+/// A shape as Python prints it: `(8192,)`, `(256, 32)`, `()`.
+pub(crate) fn shape_text(shape: &[usize]) -> String {
+    match shape {
+        [n] => format!("({n},)"),
+        _ => {
+            let dims: Vec<String> = shape.iter().map(usize::to_string).collect();
+            format!("({})", dims.join(", "))
+        }
+    }
+}
+
 /// The names of the ten targets, in ISA-generation order.
 #[pyfunction]
 fn targets() -> Vec<&'static str> {

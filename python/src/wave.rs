@@ -1,8 +1,11 @@
 //! A wave whose registers are NumPy arrays, and executing an instruction on
 //! it.
 
-use numpy::{PyArray1, PyArray2, PyArrayMethods};
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use numpy::{
+    PyArray, PyArray1, PyArray2, PyArrayDescrMethods, PyArrayMethods, PyUntypedArray,
+    PyUntypedArrayMethods,
+};
+use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
@@ -11,12 +14,14 @@ use amdgpu_valu::{Operand, Target, WaveSize};
 use amdgpu_valu::{NUM_SGPRS, NUM_VGPRS};
 
 use crate::instruction::Instruction;
-use crate::{exec_error, ExecError};
+use crate::{exec_error, shape_text, ExecError};
 
 /// One wave of one target. `v` is the VGPR file as a (256, lanes) uint32
 /// array and `s` the SGPRs as a (106,) uint32 array: views you read and
-/// write in place (w.v[1] = 0x3f800000; w.v[2, 5] = ...). MODE, EXEC, VCC
-/// and M0 are attributes. Every register starts at 0, every lane active.
+/// write in place (w.v[1] = 0x3f800000; w.v[2, 5] = ...). Each read of
+/// `w.v` or `w.s` is a new view, so reshaping it (`w.v.shape = ...`) leaves
+/// the wave's registers as they were. MODE, EXEC, VCC and M0 are
+/// attributes. Every register starts at 0, every lane active.
 #[pyclass(module = "amdgpu_valu")]
 pub struct Wave {
     target: Target,
@@ -35,14 +40,45 @@ pub struct Wave {
     s: Py<PyArray1<u32>>,
 }
 
-/// Refuse a register array whose shape was changed in place.
-fn check_shape(shape: &[usize], want: &[usize], what: &str) -> PyResult<()> {
-    if shape == want {
-        Ok(())
+/// The register file `array` as the wave made it, or a ValueError: a
+/// C-contiguous, aligned, native-order uint32 array of shape `want`
+/// (writeable too when `write`). The views `w.v` and `w.s` hand out cannot
+/// change it, but their `.base` is the array itself, and NumPy lets its
+/// shape, dtype, strides and flags be set in place: every access checks.
+fn checked<D: numpy::ndarray::Dimension>(
+    array: &Bound<'_, PyArray<u32, D>>,
+    want: &[usize],
+    what: &str,
+    write: bool,
+) -> PyResult<()> {
+    let a: &Bound<'_, PyUntypedArray> = array.as_untyped();
+    let dtype = a.dtype();
+    let problem = if a.shape() != want {
+        Some(format!(
+            "has shape {}, expected {}",
+            shape_text(a.shape()),
+            shape_text(want)
+        ))
+    } else if !dtype.is_equiv_to(&numpy::dtype::<u32>(array.py())) {
+        Some(format!("has dtype {dtype}, expected uint32"))
+    } else if !a.is_c_contiguous() || !a.is_aligned() {
+        Some("is no longer a C-contiguous aligned array".into())
+    } else if write
+        && !a
+            .getattr("flags")?
+            .getattr("writeable")?
+            .extract::<bool>()?
+    {
+        Some("is read-only".into())
     } else {
-        Err(PyValueError::new_err(format!(
-            "wave.{what} has shape {shape:?}, expected {want:?}"
-        )))
+        None
+    };
+    match problem {
+        None => Ok(()),
+        Some(p) => Err(PyValueError::new_err(format!(
+            "the register file wave.{what} {p}: it was changed in place \
+             (through .base); make a new Wave"
+        ))),
     }
 }
 
@@ -54,6 +90,62 @@ fn register(reg: usize, count: usize, kind: &str) -> PyResult<usize> {
             "{kind} {reg} out of range (the file has {count})"
         )))
     }
+}
+
+/// The row v[reg] of a (256, lanes) register file.
+fn row(v: &[u32], reg: usize, lanes: usize) -> PyResult<&[u32]> {
+    v.get(reg * lanes..(reg + 1) * lanes)
+        .ok_or_else(|| ExecError::new_err(format!("vgpr {reg} out of range")))
+}
+
+/// The rows v[reg] and v[reg + 1] of a (256, lanes) register file.
+fn pair_rows(v: &[u32], reg: usize, lanes: usize) -> PyResult<(&[u32], &[u32])> {
+    let rows = v
+        .get(reg * lanes..(reg + 2) * lanes)
+        .ok_or_else(|| ExecError::new_err(format!("vgpr pair {reg} out of range")))?;
+    Ok(rows.split_at(lanes))
+}
+
+fn pair_rows_mut(v: &mut [u32], reg: usize, lanes: usize) -> PyResult<(&mut [u32], &mut [u32])> {
+    let rows = v
+        .get_mut(reg * lanes..(reg + 2) * lanes)
+        .ok_or_else(|| ExecError::new_err(format!("vgpr pair {reg} out of range")))?;
+    Ok(rows.split_at_mut(lanes))
+}
+
+/// The 64-bit value of each of `lanes` lanes: an int for every lane, or an
+/// array of shape (lanes,) of unsigned integers.
+fn lane_values(values: &Bound<'_, PyAny>, lanes: usize) -> PyResult<Vec<u64>> {
+    let Ok(a) = values.cast::<PyUntypedArray>() else {
+        return match values.extract::<u64>() {
+            Ok(x) => Ok(vec![x; lanes]),
+            Err(e) if e.is_instance_of::<PyOverflowError>(values.py()) => Err(e),
+            Err(_) => Err(PyTypeError::new_err(format!(
+                "values must be an int or an array of unsigned integers, not {}",
+                values.get_type().name()?
+            ))),
+        };
+    };
+    let dtype = a.dtype();
+    if dtype.kind() != b'u' {
+        return Err(PyTypeError::new_err(format!(
+            "values has dtype {dtype}; expected unsigned integers (uint64 holds a pair)"
+        )));
+    }
+    if a.shape() != [lanes] {
+        return Err(PyValueError::new_err(format!(
+            "values has shape {}, expected ({lanes},) for a wave of {lanes} lanes",
+            shape_text(a.shape())
+        )));
+    }
+    // A new native, contiguous uint64 array, whatever the strides and byte
+    // order of `values`.
+    let np = values.py().import("numpy")?;
+    let words = np
+        .call_method1("asarray", (values,))?
+        .call_method1("astype", (np.getattr("uint64")?,))?;
+    let words = words.cast::<PyArray1<u64>>()?.try_readonly()?;
+    Ok(words.as_slice()?.to_vec())
 }
 
 #[pymethods]
@@ -115,57 +207,50 @@ impl Wave {
         self.exec = exec & self.size.exec_mask();
     }
 
-    /// The VGPRs: a (256, lanes) uint32 array, register-major.
+    /// The VGPRs: a (256, lanes) uint32 array, register-major; a new view
+    /// of the registers at each read.
     #[getter]
-    fn v(&self, py: Python<'_>) -> Py<PyArray2<u32>> {
-        self.v.clone_ref(py)
+    fn v<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.v.bind(py).call_method0("view")
     }
 
-    /// The SGPRs s0 to s105: a (106,) uint32 array.
+    /// The SGPRs s0 to s105: a (106,) uint32 array; a new view of the
+    /// registers at each read.
     #[getter]
-    fn s(&self, py: Python<'_>) -> Py<PyArray1<u32>> {
-        self.s.clone_ref(py)
+    fn s<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.s.bind(py).call_method0("view")
     }
 
     /// The 64-bit pair v[reg:reg+1] of every lane (low dword in v[reg]),
     /// as a new uint64 array.
     fn v64<'py>(&self, py: Python<'py>, reg: usize) -> PyResult<Bound<'py, PyArray1<u64>>> {
         register(reg, NUM_VGPRS - 1, "vgpr pair")?;
-        let v = self.v.bind(py).try_readonly()?;
-        let v = v.as_array();
-        check_shape(v.shape(), &[NUM_VGPRS, self.size.lanes()], "v")?;
-        let pair = (0..self.size.lanes())
-            .map(|l| u64::from(v[[reg + 1, l]]) << 32 | u64::from(v[[reg, l]]))
+        let lanes = self.size.lanes();
+        let v = self.v.bind(py);
+        checked(v, &[NUM_VGPRS, lanes], "v", false)?;
+        let v = v.try_readonly()?;
+        let (lo, hi) = pair_rows(v.as_slice()?, reg, lanes)?;
+        let pair = lo
+            .iter()
+            .zip(hi)
+            .map(|(&lo, &hi)| u64::from(hi) << 32 | u64::from(lo))
             .collect();
         Ok(PyArray1::from_vec(py, pair))
     }
 
-    /// Set the pair v[reg:reg+1] of every lane from an int or an array of
-    /// `lanes` uint64 values.
+    /// Set the pair v[reg:reg+1] of every lane from an int, or an array of
+    /// `lanes` unsigned integers (any strides).
     fn set_v64(&self, py: Python<'_>, reg: usize, values: &Bound<'_, PyAny>) -> PyResult<()> {
         register(reg, NUM_VGPRS - 1, "vgpr pair")?;
         let lanes = self.size.lanes();
-        let values: Vec<u64> = match values.extract::<u64>() {
-            Ok(x) => vec![x; lanes],
-            Err(_) => {
-                let a = values.cast::<PyArray1<u64>>().map_err(|_| {
-                    PyTypeError::new_err("values must be an int or a 1-D uint64 array")
-                })?;
-                a.to_vec()?
-            }
-        };
-        if values.len() != lanes {
-            return Err(PyValueError::new_err(format!(
-                "{} values for a wave of {lanes} lanes",
-                values.len()
-            )));
-        }
-        let mut v = self.v.bind(py).try_readwrite()?;
-        let mut v = v.as_array_mut();
-        check_shape(v.shape(), &[NUM_VGPRS, lanes], "v")?;
-        for (l, x) in values.into_iter().enumerate() {
-            v[[reg, l]] = x as u32;
-            v[[reg + 1, l]] = (x >> 32) as u32;
+        let values = lane_values(values, lanes)?;
+        let v = self.v.bind(py);
+        checked(v, &[NUM_VGPRS, lanes], "v", true)?;
+        let mut v = v.try_readwrite()?;
+        let (lo, hi) = pair_rows_mut(v.as_slice_mut()?, reg, lanes)?;
+        for ((lo, hi), x) in lo.iter_mut().zip(hi).zip(values) {
+            *lo = x as u32;
+            *hi = (x >> 32) as u32;
         }
         Ok(())
     }
@@ -234,31 +319,32 @@ pub fn execute(wave: &Bound<'_, Wave>, instruction: &Bound<'_, PyAny>) -> PyResu
     rw.set_exec(w.exec);
     rw.set_vcc(w.vcc);
     rw.set_m0(w.m0);
-    {
-        let s = w.s.bind(py).try_readonly()?;
-        check_shape(s.as_array().shape(), &[NUM_SGPRS], "s")?;
-        for (i, &x) in s.as_array().iter().enumerate() {
-            rw.set_sgpr(i, x).map_err(exec_error)?;
-        }
+    let (s, v) = (w.s.bind(py), w.v.bind(py));
+    // Both files are checked before anything runs or is written.
+    checked(s, &[NUM_SGPRS], "s", false)?;
+    checked(v, &[NUM_VGPRS, lanes], "v", true)?;
+    for (i, &x) in s.try_readonly()?.as_slice()?.iter().enumerate() {
+        rw.set_sgpr(i, x).map_err(exec_error)?;
     }
     let (read, written) = registers(&instr.instr);
     {
-        let v = w.v.bind(py).try_readonly()?;
-        let v = v.as_array();
-        check_shape(v.shape(), &[NUM_VGPRS, lanes], "v")?;
+        let v = v.try_readonly()?;
+        let v = v.as_slice()?;
         for &r in &read {
-            for l in 0..lanes {
-                rw.set_vgpr(r, l, v[[r, l]]).map_err(exec_error)?;
+            for (l, &x) in row(v, r, lanes)?.iter().enumerate() {
+                rw.set_vgpr(r, l, x).map_err(exec_error)?;
             }
         }
     }
     amdgpu_valu::execute(w.target, &mut rw, &instr.instr).map_err(exec_error)?;
-    let mut v = w.v.bind(py).try_readwrite()?;
-    let mut v = v.as_array_mut();
-    check_shape(v.shape(), &[NUM_VGPRS, lanes], "v")?;
+    let mut v = v.try_readwrite()?;
+    let v = v.as_slice_mut()?;
     for &r in &written {
-        for l in 0..lanes {
-            v[[r, l]] = rw.vgpr(r, l).map_err(exec_error)?;
+        let dst = v
+            .get_mut(r * lanes..(r + 1) * lanes)
+            .ok_or_else(|| ExecError::new_err(format!("vgpr {r} out of range")))?;
+        for (l, x) in dst.iter_mut().enumerate() {
+            *x = rw.vgpr(r, l).map_err(exec_error)?;
         }
     }
     drop(w);

@@ -147,7 +147,13 @@ def test_wave_errors():
         w.set_v64(0, np.zeros(31, dtype=np.uint64))
     with pytest.raises(TypeError):
         w.set_v64(0, np.zeros(32, dtype=np.int8))
-    # A register file reshaped in place is refused, not read out of bounds.
-    w.v.shape = (32, 256)
-    with pytest.raises(ValueError, match="shape"):
+    # w.v is a new view at each read: reshaping it leaves the registers be.
+    view = w.v
+    view.shape = (32, 256)
+    assert w.v.shape == (256, 32)
+    av.execute(w, "v_fract_f32 v0, v1")
+    # The array behind the views, reshaped in place, is refused, not read
+    # out of bounds (test_hostile.py tries every such change).
+    w.v.base.shape = (32, 256)
+    with pytest.raises(ValueError, match=r"wave.v has shape \(32, 256\), expected \(256, 32\)"):
         av.execute(w, "v_fract_f32 v0, v1")

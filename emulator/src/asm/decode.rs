@@ -10,7 +10,7 @@ use crate::instr::{
     SrcMods,
 };
 use crate::kernels::Omod;
-use crate::target::Target;
+use crate::target::{DppReservedBits, SdwaReservedBits, Target, TargetSpec};
 
 type Res<T> = Result<T, DecodeError>;
 
@@ -38,6 +38,20 @@ fn reserved(offset: usize, field: &'static str, value: u32) -> DecodeError {
         field,
         value,
     }
+}
+
+/// The DPP word at byte `offset` has the reserved bits `bits` set: an
+/// error naming the lowest if `dpp.reserved_bits` says error.
+fn dpp_reserved(spec: &TargetSpec, offset: usize, bits: u32) -> Res<()> {
+    if bits != 0 && spec.dpp.reserved_bits.value == DppReservedBits::Error {
+        return Err(DecodeError::ReservedBit {
+            offset,
+            word: "DPP",
+            bit: bits.trailing_zeros(),
+            switch: "dpp.reserved_bits",
+        });
+    }
+    Ok(())
 }
 
 /// Decode a 9-bit source code (VGPRs as 256 + n); `literal` reads the
@@ -164,11 +178,18 @@ fn special_operand(te: &TargetEncoding, code: u32, wide: bool) -> Option<Operand
 /// Decode the instruction at the start of `bytes` (little-endian dwords, as
 /// in memory) for `target`: the instruction and its length in bytes (4 for
 /// VOP1/VOP2, 8 for VOP3 or SDWA or e32 DPP, 12 for e64 DPP, plus 4 or 8
-/// for a literal). DPP bits LLVM ignores (reserved bit 17, FI where the
-/// target has none, e64 DPP ABS/NEG bits) decode and re-encode as 0. Bytes after
-/// it are ignored. Truncated input, an encoding or opcode out of scope, a
-/// reserved field value or an operand the target refuses is a
-/// [`DecodeError`] with its byte offset.
+/// for a literal). Bytes after it are ignored. Truncated input, an
+/// encoding or opcode out of scope, a reserved field value or an operand
+/// the target refuses is a [`DecodeError`] with its byte offset.
+///
+/// Reserved bits of a DPP or SDWA word (DPP bit 17, bit 18 where the
+/// target has no FI, bits 23:20 of an e64 DPP word, the src1 ABS/NEG bits
+/// of LDEXP's e32 DPP word; SDWA bits 22 and 30) follow the target's
+/// `dpp.reserved_bits` and `sdwa_reserved_bits`: by default the word
+/// decodes as llvm-mc 22 decodes it, the bits kept in the instruction
+/// ([`Dpp16::reserved`](crate::Dpp16::reserved),
+/// [`Sdwa::reserved`](crate::Sdwa::reserved)) so it encodes back to the
+/// same bytes; under `error` it is [`DecodeError::ReservedBit`].
 ///
 /// ```
 /// use amdgpu_valu::{asm, Opcode, Target};
@@ -184,16 +205,25 @@ fn special_operand(te: &TargetEncoding, code: u32, wide: bool) -> Option<Operand
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn decode(target: Target, bytes: &[u8]) -> Result<(Instruction, usize), DecodeError> {
-    let te = target_encoding(target);
+    decode_with(target.spec(), bytes)
+}
+
+/// [`decode`] under `spec`, a target's facts possibly changed (its
+/// reserved-bits switches).
+pub(crate) fn decode_with(
+    spec: &TargetSpec,
+    bytes: &[u8],
+) -> Result<(Instruction, usize), DecodeError> {
+    let te = target_encoding(spec.target);
     let w = Words { bytes };
     let w0 = w.get(0, 4)?;
     let fam = te.family;
     let (instr, len) = if fam.vop1.encoding.get(w0) == fam.vop1.encoding_value {
-        decode_e32(te, &w, w0, true)?
+        decode_e32(spec, te, &w, w0, true)?
     } else if fam.vop2.encoding.get(w0) == fam.vop2.encoding_value {
-        decode_e32(te, &w, w0, false)?
+        decode_e32(spec, te, &w, w0, false)?
     } else if fam.vop3.encoding.get(w0) == fam.vop3.encoding_value {
-        decode_vop3(te, &w, w0)?
+        decode_vop3(spec, te, &w, w0)?
     } else {
         return Err(DecodeError::UnknownEncoding {
             offset: 0,
@@ -201,17 +231,9 @@ pub fn decode(target: Target, bytes: &[u8]) -> Result<(Instruction, usize), Deco
         });
     };
     // The decoded instruction must be one the assembler accepts and encode
-    // back to the same bytes (less the DPP bits LLVM ignores and writes
-    // as 0).
-    let mut want = bytes.get(..len).map(<[u8]>::to_vec).unwrap_or_default();
-    if let (Some(dpp), Some(at)) = (instr.dpp, len.checked_sub(4)) {
-        let used = super::dpp::used_bits(te, dpp, instr.encoding);
-        let w = w.get(at, len)? & used;
-        want.truncate(at);
-        want.extend_from_slice(&w.to_le_bytes());
-    }
+    // back to the same bytes (the reserved bits it keeps included).
     match encode_with(te, &instr) {
-        Ok(b) if b.len() == len && want == b => Ok((instr, len)),
+        Ok(b) if bytes.get(..len) == Some(&b[..]) => Ok((instr, len)),
         Ok(_) => Err(DecodeError::Invalid {
             offset: 0,
             reason: "non-canonical encoding".into(),
@@ -267,6 +289,7 @@ fn e32_vgpr(te: &TargetEncoding, field: u32, ty: OpType) -> Operand {
 }
 
 fn decode_e32(
+    spec: &TargetSpec,
     te: &TargetEncoding,
     w: &Words<'_>,
     w0: u32,
@@ -294,7 +317,7 @@ fn decode_e32(
     };
     if let Some(s) = fam.sdwa {
         if src0 == s.marker {
-            return decode_sdwa(te, w, w0, vop1);
+            return decode_sdwa(spec, te, w, w0, vop1);
         }
     }
     let Some(opcode) = te.opcode(enc, op) else {
@@ -312,6 +335,7 @@ fn decode_e32(
         Some(m) => {
             let d = super::dpp::decode_word(te, w.get(4, 8)?, m, enc)
                 .map_err(|v| reserved(4, "dpp src1 modifiers", v))?;
+            dpp_reserved(spec, 4, d.reserved)?;
             dpp = Some(d.dpp);
             src0_mods.abs = d.abs;
             src0_mods.neg = d.neg;
@@ -353,7 +377,12 @@ fn e32_src0(
     })
 }
 
-fn decode_vop3(te: &TargetEncoding, w: &Words<'_>, w0: u32) -> Res<(Instruction, usize)> {
+fn decode_vop3(
+    spec: &TargetSpec,
+    te: &TargetEncoding,
+    w: &Words<'_>,
+    w0: u32,
+) -> Res<(Instruction, usize)> {
     let l = te.family.vop3;
     let op = l.op.get(w0);
     let Some(opcode) = te.opcode(Encoding::Vop3, op) else {
@@ -443,6 +472,7 @@ fn decode_vop3(te: &TargetEncoding, w: &Words<'_>, w0: u32) -> Res<(Instruction,
         Some(m) => {
             let d = super::dpp::decode_word(te, w.get(8, 12)?, m, Encoding::Vop3)
                 .map_err(|v| reserved(8, "dpp", v))?;
+            dpp_reserved(spec, 8, d.reserved)?;
             dpp_len = 12;
             let index = d.src0 as u16;
             let part = if halves { part(1) } else { Part::Full };
@@ -480,6 +510,7 @@ fn sel(f: Field, w1: u32, name: &'static str) -> Res<SdwaSel> {
 }
 
 fn decode_sdwa(
+    spec: &TargetSpec,
     te: &TargetEncoding,
     w: &Words<'_>,
     w0: u32,
@@ -505,8 +536,18 @@ fn decode_sdwa(
         });
     };
     let w1 = w.get(4, 8)?;
-    if w1 & l.reserved != 0 {
-        return Err(reserved(4, "reserved bits", w1 & l.reserved));
+    // The must-be-zero bits: llvm-mc 22 decodes the word as if they were 0.
+    let kept = w1 & l.reserved;
+    let error = spec
+        .sdwa_reserved_bits
+        .is_some_and(|s| s.value == SdwaReservedBits::Error);
+    if kept != 0 && error {
+        return Err(DecodeError::ReservedBit {
+            offset: 4,
+            word: "SDWA",
+            bit: kept.trailing_zeros(),
+            switch: "sdwa_reserved_bits",
+        });
     }
     let (t0, t1) = src_types(opcode);
     let src_of = |code: u32, scalar: bool, ty: OpType, field: &'static str| -> Res<Operand> {
@@ -534,6 +575,7 @@ fn decode_sdwa(
         } else {
             SdwaSel::Dword
         },
+        reserved: kept,
     };
     let src1_bits = [l.src1_sel, l.src1_sext, l.src1_neg, l.src1_abs, l.src1_sgpr]
         .iter()

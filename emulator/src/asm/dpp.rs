@@ -53,6 +53,8 @@ pub(super) fn encode_dpp(
             }
             w = l.bank_mask.put(w, u32::from(d.bank_mask));
             w = l.row_mask.put(w, u32::from(d.row_mask));
+            // Validation keeps `reserved` inside the word's reserved bits.
+            w |= d.reserved & reserved_bits(te, instr.encoding);
             (l.marker, w)
         }
         Dpp::Dpp8 { sel, fi } => {
@@ -115,40 +117,35 @@ pub(super) fn marker(te: &TargetEncoding, code: u32) -> Option<Marker> {
     }
 }
 
-/// The bits of a DPP dword a `base`-encoded instruction gives meaning to;
-/// LLVM's decoder ignores the others (bit 17; bit 18 without FI; the
-/// src0/src1 ABS/NEG bits of an e64 word) and its encoder writes 0 there.
-pub(super) fn used_bits(te: &TargetEncoding, dpp: Dpp, base: Encoding) -> u32 {
+/// The bits of a DPP16 word that no field of a `base`-encoded instruction
+/// covers, from the family's layout: bit 17, bit 18 without FI (GFX9), and
+/// on an e64 word the ABS/NEG bits 23:20 (the VOP3 word carries them).
+/// llvm-mc 22 decodes a word with them set as if they were 0 (on every
+/// target, e32 and e64); `dpp.reserved_bits` decides what we do. The src1
+/// ABS/NEG bits of an e32 word are not among them: a VOP2 word keeps them
+/// in [`Dpp16::src1_bits`], and on a VOP1 word LLVM refuses them.
+pub(crate) fn reserved_bits(te: &TargetEncoding, base: Encoding) -> u32 {
+    let l = te.family.dpp16;
     let mask = |f: super::tables::Field| f.mask() << f.lo;
-    match dpp {
-        Dpp::Dpp8 { .. } => te
-            .family
-            .dpp8
-            .map_or(u32::MAX, |l| mask(l.src0) | mask(l.sel)),
-        Dpp::Dpp16(_) => {
-            let l = te.family.dpp16;
-            let mut m = [l.src0, l.ctrl, l.bound_ctrl, l.bank_mask, l.row_mask]
-                .iter()
-                .fold(0, |m, f| m | mask(*f));
-            m |= l.fi.map_or(0, mask);
-            if base != Encoding::Vop3 {
-                m |= mask(l.src0_neg) | mask(l.src0_abs);
-            }
-            if base == Encoding::Vop2 {
-                m |= mask(l.src1_neg) | mask(l.src1_abs);
-            }
-            m
-        }
+    let mut used = [l.src0, l.ctrl, l.bound_ctrl, l.bank_mask, l.row_mask]
+        .iter()
+        .fold(0, |m, f| m | mask(*f));
+    used |= l.fi.map_or(0, mask);
+    if base != Encoding::Vop3 {
+        used |= mask(l.src0_neg) | mask(l.src0_abs) | mask(l.src1_neg) | mask(l.src1_abs);
     }
+    !used
 }
 
-/// A decoded DPP dword: the DPP part, the src0 VGPR field, and src0
-/// ABS/NEG (DPP16 e32 only).
+/// A decoded DPP dword: the DPP part, the src0 VGPR field, src0 ABS/NEG
+/// (DPP16 e32 only), and the bits set that `dpp.reserved_bits` rules on
+/// (the reserved bits and an e32 VOP2 word's src1 ABS/NEG).
 pub(super) struct Decoded {
     pub(super) dpp: Dpp,
     pub(super) src0: u32,
     pub(super) abs: bool,
     pub(super) neg: bool,
+    pub(super) reserved: u32,
 }
 
 /// Decode the DPP dword `w` announced by `m` in a `base`-encoded
@@ -170,6 +167,12 @@ pub(super) fn decode_word(
                 return Err(w & (mask(l.src1_neg) | mask(l.src1_abs)));
             }
             let e32 = base != Encoding::Vop3;
+            let reserved = w & reserved_bits(te, base);
+            let src1_mods = if base == Encoding::Vop2 {
+                w & (l.src1_neg.mask() << l.src1_neg.lo | l.src1_abs.mask() << l.src1_abs.lo)
+            } else {
+                0
+            };
             Ok(Decoded {
                 dpp: Dpp::Dpp16(Dpp16 {
                     ctrl: DppControl::from_code(l.ctrl.get(w) as u16),
@@ -182,10 +185,12 @@ pub(super) fn decode_word(
                     } else {
                         0
                     },
+                    reserved,
                 }),
                 src0: l.src0.get(w),
                 abs: e32 && l.src0_abs.get(w) != 0,
                 neg: e32 && l.src0_neg.get(w) != 0,
+                reserved: reserved | src1_mods,
             })
         }
         Marker::Dpp8 { fi } => {
@@ -202,6 +207,7 @@ pub(super) fn decode_word(
                 src0: l.src0.get(w),
                 abs: false,
                 neg: false,
+                reserved: 0,
             })
         }
     }
@@ -564,6 +570,7 @@ pub(super) fn dpp_of(m: &DppMods) -> Option<Result<Dpp, (usize, &'static str)>> 
             bound_ctrl: m.bound_ctrl.is_some_and(|x| x.1),
             fi: fi & 1 != 0,
             src1_bits: 0,
+            reserved: 0,
         })),
     })
 }

@@ -387,6 +387,7 @@ fn encode_error(te: &TargetEncoding, instr: &Instruction, v: Violation) -> Encod
             _ => "invalid operand for instruction".into(),
         },
         Rule::DppField => "not a valid operand.".into(),
+        Rule::SdwaField => "reserved bits the SDWA word does not reserve".into(),
         Rule::TtmpOutOfRange { .. } => "register index is out of range".into(),
         Rule::MisalignedTtmpPair { .. } => "invalid register alignment".into(),
         Rule::LdsDirectNotSrc0 => "lds_direct may be used as src0 only".into(),
@@ -664,6 +665,8 @@ fn encode_sdwa(
     w1 = l.src0_neg.put(w1, u32::from(instr.src0_mods.neg));
     w1 = l.src0_abs.put(w1, u32::from(instr.src0_mods.abs));
     w1 = l.src0_sgpr.put(w1, u32::from(s0_scalar));
+    // Validation keeps `reserved` inside the must-be-zero bits.
+    w1 |= sel.reserved & l.reserved;
     let w0 = match (instr.src1, t1) {
         (Some(s1), Some(t1)) => {
             let (c1, s1_scalar) = sdwa_src(te, s1, t1, Slot::Src1)?;

@@ -43,6 +43,7 @@ pub(crate) mod tables;
 use core::fmt;
 
 pub use decode::decode;
+pub(crate) use decode::decode_with;
 pub use encode::encode;
 pub use print::disassemble;
 pub use syntax::parse;
@@ -53,6 +54,12 @@ use crate::target::Target;
 /// limits from `isa-spec/`, generated into `crate::generated`.
 pub(crate) fn target_encoding(target: Target) -> &'static tables::TargetEncoding {
     crate::generated::encoding(target)
+}
+
+/// The reserved bits of a DPP16 word on a `base`-encoded instruction of
+/// `target` ([`crate::Dpp16::reserved`]).
+pub(crate) fn dpp_reserved_bits(target: Target, base: crate::instr::Encoding) -> u32 {
+    dpp::reserved_bits(target_encoding(target), base)
 }
 
 /// Why a line of assembly was refused: a syntax error, an instruction or
@@ -109,8 +116,8 @@ pub enum DecodeError {
         op: u32,
     },
     /// A field holds a value that is reserved, or an operand code these
-    /// instructions cannot take (e.g. a bit that must be 0 in the SDWA
-    /// word, selector value 7).
+    /// instructions cannot take (e.g. SDWA selector value 7, or src1
+    /// fields in a VOP1 SDWA word).
     Reserved {
         /// The byte offset of the word holding the field.
         offset: usize,
@@ -118,6 +125,19 @@ pub enum DecodeError {
         field: &'static str,
         /// Its value.
         value: u32,
+    },
+    /// A reserved bit of a DPP or SDWA word is set and the target's switch
+    /// for such bits (`dpp.reserved_bits`, `sdwa_reserved_bits`) says
+    /// error. Under the default (LLVM's behaviour) the word decodes.
+    ReservedBit {
+        /// The byte offset of the word.
+        offset: usize,
+        /// The word: `DPP` or `SDWA`.
+        word: &'static str,
+        /// The lowest reserved bit set (0-31 in the word).
+        bit: u32,
+        /// The switch that refused it.
+        switch: &'static str,
     },
     /// The fields are well-formed but name something the target refuses
     /// (a misaligned register pair, too many scalar operands...).
@@ -155,6 +175,14 @@ impl fmt::Display for DecodeError {
                 value,
             } => {
                 write!(f, "byte offset {offset}: reserved or unsupported value {value:#x} in field {field}")
+            }
+            DecodeError::ReservedBit {
+                offset,
+                word,
+                bit,
+                switch,
+            } => {
+                write!(f, "byte offset {offset}: reserved bit {bit} of the {word} word is set ({switch} says error)")
             }
             DecodeError::Invalid { offset, reason } => write!(f, "byte offset {offset}: {reason}"),
         }

@@ -38,11 +38,13 @@ fn reg(op: Operand, ty: OpType, halves: bool) -> String {
             ScalarReg::XnackMaskHi => "xnack_mask_hi".to_string(),
         },
         Operand::Special(src) => src.syntax().to_string(),
-        // A 16-bit operand's literal dword with a high half LLVM cannot
-        // drop: printed whole in lit(); a high half of all ones is dropped
-        // unless the low half reads as an inline constant.
+        // A 16-bit operand's literal dword with a nonzero high half, as
+        // llvm-mc 22 prints it: the low half alone when it is no inline
+        // constant (the high half is dropped from the text), else the whole
+        // dword in lit(), since the low half alone would read as the
+        // inline constant.
         Operand::Literal(v) if ty.bits() == 16 && v > 0xffff => {
-            if v >> 16 == 0xffff && !literal_is_inline(v & 0xffff, ty) {
+            if !literal_is_inline(v & 0xffff, ty) {
                 format!("{:#x}", v & 0xffff)
             } else {
                 format!("lit({v:#x})")

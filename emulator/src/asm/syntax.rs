@@ -427,6 +427,7 @@ fn build(
         dst_unused: mods.dst_unused.map_or(DstUnused::Preserve, |x| x.1),
         src0_sel: mods.src0_sel.map_or(SdwaSel::Dword, |x| x.1),
         src1_sel: mods.src1_sel.map_or(SdwaSel::Dword, |x| x.1),
+        reserved: 0,
     });
     if enc == Encoding::Sdwa && t1.is_none() {
         if let Some((col, _)) = mods.src1_sel {

@@ -156,7 +156,9 @@ pub struct SdwaLayout {
     pub src1_abs: Field,
     /// src1 is a scalar operand code (word 1).
     pub src1_sgpr: Field,
-    /// Bits of word 1 that must be zero.
+    /// Bits of word 1 that no field covers (`must_be_zero` in
+    /// `isa-spec/`): llvm-mc 22 decodes a word with them set as if they
+    /// were 0; `sdwa_reserved_bits` decides what we do.
     pub reserved: u32,
 }
 

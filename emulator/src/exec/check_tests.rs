@@ -189,6 +189,7 @@ fn random_instruction(r: &mut Rng) -> Instruction {
         dst_unused: r.pick(&[DstUnused::Pad, DstUnused::Preserve]),
         src0_sel: r.pick(&[SdwaSel::Byte1, SdwaSel::Dword]),
         src1_sel: r.pick(&[SdwaSel::Word0, SdwaSel::Dword]),
+        reserved: 0,
     });
     instr
 }

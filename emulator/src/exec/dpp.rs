@@ -160,6 +160,12 @@ pub(super) fn check<O: Operation, F: Format>(
                     "DPP bits 23:22 (src1 ABS/NEG) are set; dpp.reserved_bits says error",
                 ));
             }
+            if d.reserved != 0 {
+                return Err(bad(format!(
+                    "reserved bit {} of the DPP word is set; dpp.reserved_bits says error",
+                    d.reserved.trailing_zeros()
+                )));
+            }
             if d.fi && !spec.dpp.fi.value {
                 return Err(bad(format!(
                     "{} has no FI bit (DPP bit 18 is set); dpp.reserved_bits says error",

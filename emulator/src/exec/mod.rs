@@ -22,7 +22,7 @@ use crate::error::ExecError;
 use crate::instr::{Encoding, Instruction, Operand, Part};
 use crate::kernels::{Format, Modifiers, Policy};
 use crate::kernels::{Fract, Ldexp, Operation, WaveIo};
-use crate::target::TargetSpec;
+use crate::target::{SdwaReservedBits, TargetSpec};
 use crate::validate::{Rule, Violation, E32_HALF_VGPRS};
 use crate::wave::{Wave, MAX_LANES, NUM_SGPRS, NUM_TTMPS, NUM_VGPRS};
 use operands::{read_exponent, read_float_source};
@@ -228,7 +228,19 @@ pub(crate) fn validate(
             lanes: wave.lanes(),
         });
     }
-    checked.map_err(|v| exec_error(spec, instr, v))
+    checked.map_err(|v| exec_error(spec, instr, v))?;
+    let sdwa_error = spec
+        .sdwa_reserved_bits
+        .is_some_and(|s| s.value == SdwaReservedBits::Error);
+    match instr.sdwa {
+        Some(s) if s.reserved != 0 && sdwa_error => Err(ExecError::InvalidModifier {
+            reason: format!(
+                "reserved bit {} of the SDWA word is set; sdwa_reserved_bits says error",
+                s.reserved.trailing_zeros()
+            ),
+        }),
+        _ => Ok(()),
+    }
 }
 
 /// A [`Violation`] in the executor's words.
@@ -294,6 +306,7 @@ fn exec_error(spec: &TargetSpec, instr: &Instruction, v: Violation) -> ExecError
         Rule::DppSrc1 => invalid("src1", "this DPP form cannot take this src1"),
         Rule::Dpp8SourceModifiers => modifier("e32 DPP8 has no ABS or NEG"),
         Rule::DppField => modifier("a DPP field out of its range"),
+        Rule::SdwaField => modifier("SDWA reserved bits the SDWA word does not reserve"),
         Rule::TtmpOutOfRange { index, .. } => range("ttmp", index, NUM_TTMPS),
         Rule::MisalignedTtmpPair { index } => ExecError::MisalignedPair { operand, index },
         Rule::LdsDirectNotSrc0 => invalid(operand, "src_lds_direct may be src0 only"),
