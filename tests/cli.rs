@@ -149,7 +149,18 @@ fn invalid_utf8_is_one_malformed_row() {
     let o = run(&["replay", path.to_str().expect("utf-8 path")]);
     let out = stdout(&o);
     assert_eq!(o.status.code(), Some(1), "{out}");
-    assert!(out.contains(&format!("{}:2:", path.display())), "{out}");
+    // The byte 0xe9 follows 70 ASCII characters: 7 + 1 + 10 + 1 + 22 + 1 +
+    // 13 + 1 + 13 + 1 (target, MODE, instruction, inputs, expected, tabs
+    // and the space). The excerpt starts 20 bytes before it, at byte 50:
+    // the last 5 digits of `v1=0x3fc00000`.
+    assert!(
+        out.contains(&format!(
+            "{}:2:71: malformed row: not UTF-8 (byte 0xe9 at column 71)\n    \
+             at: ...\"00000\\tv0=0x3f000000 \\xe9\"\n",
+            path.display()
+        )),
+        "{out}"
+    );
     assert!(out.lines().any(|l| l == "2 passed, 1 failed"), "{out}");
 }
 

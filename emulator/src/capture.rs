@@ -38,6 +38,9 @@ use crate::target::F16DstHigh;
 use crate::target::{Target, WaveSize};
 use crate::wave::{RegisterSet, Wave, MAX_LANES, NUM_SGPRS, NUM_TTMPS, NUM_VGPRS};
 
+mod reader;
+pub use reader::{LineReader, ReadLine, MAX_LINE_BYTES};
+
 /// A register (or setting) an assignment names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Loc {
@@ -237,8 +240,7 @@ pub fn parse_file(text: &str) -> Vec<Result<Row, CaptureError>> {
 /// blank line. A register (or lane of one) assigned twice in one column is
 /// an error at the second assignment.
 pub fn parse_line(line: usize, text: &str) -> Result<Option<Row>, CaptureError> {
-    let trimmed = text.trim();
-    if trimmed.is_empty() || trimmed.starts_with('#') {
+    if is_blank_or_comment(text) {
         return Ok(None);
     }
     let err = |column: usize, message: String| CaptureError {
@@ -318,6 +320,12 @@ pub fn parse_line(line: usize, text: &str) -> Result<Option<Row>, CaptureError> 
         expected,
         encoding,
     }))
+}
+
+/// A line that is no row: blank, or a `#` comment.
+fn is_blank_or_comment(text: &str) -> bool {
+    let trimmed = text.trim();
+    trimmed.is_empty() || trimmed.starts_with('#')
 }
 
 /// `0x` and hex digits only (`u64::from_str_radix` alone would take a sign,
@@ -876,8 +884,14 @@ pub struct Replayer {
     parsed: Vec<HashMap<String, Instruction>>,
 }
 
-/// Parsed instructions kept per target before the cache starts over.
+/// Parsed instructions kept (all targets together) before the cache
+/// starts over.
 const PARSED_CACHE: usize = 4096;
+
+/// The longest instruction text the cache keeps (the longest in the
+/// bundled corpus is about 110 bytes): a row may pad an instruction with
+/// blanks up to [`MAX_LINE_BYTES`], and 4096 such keys would hold 4 GiB.
+const PARSED_TEXT_BYTES: usize = 256;
 
 impl Default for Replayer {
     fn default() -> Replayer {
@@ -914,19 +928,20 @@ impl Replayer {
 
     /// `row`'s instruction, parsed (or found among those already parsed).
     fn instruction(&mut self, row: &Row) -> Result<Instruction, String> {
-        let cache = Target::ALL
-            .iter()
-            .position(|&t| t == row.target)
-            .and_then(|i| self.parsed.get_mut(i));
-        if let Some(instr) = cache.as_ref().and_then(|c| c.get(&row.instruction)) {
+        let slot = Target::ALL.iter().position(|&t| t == row.target);
+        let cached = slot.and_then(|i| self.parsed.get(i)?.get(&row.instruction));
+        if let Some(instr) = cached {
             return Ok(*instr);
         }
         let instr =
             asm::parse(row.target, &row.instruction).map_err(|e| format!("instruction: {e}"))?;
-        if let Some(cache) = cache {
-            if cache.len() >= PARSED_CACHE {
-                cache.clear();
-            }
+        if row.instruction.len() > PARSED_TEXT_BYTES {
+            return Ok(instr);
+        }
+        if self.parsed.iter().map(HashMap::len).sum::<usize>() >= PARSED_CACHE {
+            self.parsed.iter_mut().for_each(HashMap::clear);
+        }
+        if let Some(cache) = slot.and_then(|i| self.parsed.get_mut(i)) {
             cache.insert(row.instruction.clone(), instr);
         }
         Ok(instr)
@@ -1237,8 +1252,11 @@ impl Replayer {
                     target: None,
                     passed: false,
                     text: format!(
-                        "{}:{}: malformed row: {}\n    {line}\n",
-                        e.line, e.column, e.message
+                        "{}:{}: malformed row: {}\n    {}\n",
+                        e.line,
+                        e.column,
+                        clip(&e.message),
+                        clip(line)
                     ),
                 })
             }
@@ -1247,7 +1265,7 @@ impl Replayer {
         let passed = match self.run(&row) {
             Outcome::Pass => true,
             Outcome::Fail(mismatches) => {
-                text.push_str(&format!("{line_no}: FAIL {}\n", row.text));
+                text.push_str(&format!("{line_no}: FAIL {}\n", clip(&row.text)));
                 for m in mismatches {
                     let note = m.note.map(|n| format!(" ({n})")).unwrap_or_default();
                     text.push_str(&format!(
@@ -1264,8 +1282,9 @@ impl Replayer {
                     1
                 };
                 text.push_str(&format!(
-                    "{line_no}:{column}: error: {reason}\n    {}\n",
-                    row.text
+                    "{line_no}:{column}: error: {}\n    {}\n",
+                    clip(&reason),
+                    clip(&row.text)
                 ));
                 false
             }
@@ -1276,6 +1295,24 @@ impl Replayer {
             text,
         })
     }
+}
+
+/// The most of a row, or of a message quoting it, that a report shows:
+/// a longer one is cut there and says how long it was, so a report stays
+/// small whatever the line (up to [`MAX_LINE_BYTES`]) holds.
+const CLIP_BYTES: usize = 1024;
+
+fn clip(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.len() <= CLIP_BYTES {
+        return text.into();
+    }
+    let head = text.get(..text.floor_char_boundary(CLIP_BYTES));
+    format!(
+        "{}... ({} bytes in all)",
+        head.unwrap_or_default(),
+        text.len()
+    )
+    .into()
 }
 
 /// A whole capture text replayed ([`replay_text`]).
@@ -1553,5 +1590,45 @@ mod tests {
             let parsed = parse_line(1, row).expect("parses").expect("a row");
             assert_eq!(replayer.run(&parsed), Outcome::Pass, "{row}");
         }
+    }
+
+    fn cached(replayer: &Replayer) -> usize {
+        replayer.parsed.iter().map(HashMap::len).sum()
+    }
+
+    #[test]
+    fn the_instruction_cache_keeps_short_texts_and_at_most_parsed_cache_of_them() {
+        // FRACT(1.5) = 0.5 (0x3f000000), whatever blanks pad the text.
+        let row = |instr: &str| {
+            format!("gfx1201\t0xf0\t{instr}\tv0=0xdeadbeef v1=0x3fc00000\tv0=0x3f000000")
+        };
+        let mut replayer = Replayer::new();
+        let long = format!("v_fract_f32 v0,{}v1", " ".repeat(PARSED_TEXT_BYTES));
+        assert_eq!(
+            replayer.replay_line(1, &row(&long)).map(|r| r.passed),
+            Some(true)
+        );
+        assert_eq!(cached(&replayer), 0);
+        assert_eq!(
+            replayer
+                .replay_line(2, &row("v_fract_f32 v0, v1"))
+                .map(|r| r.passed),
+            Some(true)
+        );
+        assert_eq!(cached(&replayer), 1);
+        // 5,000 different instructions (their registers), on two targets.
+        let mut most = 0;
+        for n in 0..5000 {
+            let target = if n % 2 == 0 { "gfx1201" } else { "gfx1100" };
+            let line = format!(
+                "{target}\t0xf0\tv_fract_f32 v{}, v{}\tv1=0x0\tv{}=0x0",
+                n % 200,
+                1 + n / 200,
+                n % 200
+            );
+            replayer.replay_line(n, &line);
+            most = most.max(cached(&replayer));
+        }
+        assert_eq!(most, PARSED_CACHE);
     }
 }

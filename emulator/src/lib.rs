@@ -60,7 +60,9 @@
 //!   [`capture::prepare_wave`]) into a [`capture::Outcome`] with its
 //!   [`capture::Mismatch`]es ([`capture::LEFT_ALONE_BITS_WRITTEN`]), or
 //!   line by line into the command's report ([`capture::Replayer::replay_line`],
-//!   [`capture::LineReport`]), or a whole text at once
+//!   [`capture::LineReport`]; a file's lines in bounded memory with
+//!   [`capture::LineReader`], at most [`capture::MAX_LINE_BYTES`] each,
+//!   [`capture::ReadLine`]), or a whole text at once
 //!   ([`capture::replay_text`], [`capture::TextReport`]);
 //!   [`capture::format_bytes`] prints machine code as `llvm-mc` does.
 //! - **Explanations**: [`explain`]: [`explain::explain`] gives every

@@ -1,15 +1,16 @@
 //! The `amdgpu-valu` command: replay hardware captures, explain single
 //! instructions, assemble and disassemble.
 
-use std::collections::BTreeMap;
-use std::io::{BufRead, Write};
+use std::collections::{BTreeMap, VecDeque};
+use std::io::{BufReader, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::{mpsc, Mutex};
 use std::time::Instant;
 
 use amdgpu_valu::capture::{
-    format_bytes, parse_assignment, prepare_wave, Assignment, LineReport, Loc, Replayer,
+    format_bytes, parse_assignment, prepare_wave, Assignment, LineReader, LineReport, Loc,
+    ReadLine, Replayer,
 };
 use amdgpu_valu::explain::explain;
 use amdgpu_valu::explain::value;
@@ -31,11 +32,12 @@ enum Command {
     /// With no FILE, replays the bundled corpus. Exit status: 0 every row
     /// passed, 1 a row failed, 2 usage error.
     Replay {
-        /// Capture files (.tsv), read as streams: any size.
+        /// Capture files (.tsv), read as streams: any size, in flat memory.
+        /// A line longer than 1 MiB (1048576 bytes) is one failed row.
         files: Vec<PathBuf>,
-        /// Threads replaying rows (0: one per core); the report keeps the
-        /// order of the files either way.
-        #[arg(long, default_value_t = 1)]
+        /// Threads replaying rows, 0 to 256 (0: one per core, at most 256);
+        /// the report keeps the order of the files either way.
+        #[arg(long, default_value_t = 1, value_parser = parse_jobs)]
         jobs: usize,
     },
     /// Run one instruction and explain every decision it took.
@@ -43,13 +45,14 @@ enum Command {
         /// Target (`amdgpu-valu targets` lists them).
         #[arg(long)]
         target: String,
-        /// MODE register, hex.
+        /// MODE register, hex, `0x` optional: 0x0 to 0xffffffff.
         #[arg(long, default_value = "0x000000f0")]
         mode: String,
-        /// Wave size (32 or 64); default: the target's.
+        /// Wave size: 32 or 64, one the target has; default: the target's.
         #[arg(long)]
         wave: Option<String>,
-        /// EXEC mask, hex; default: every lane.
+        /// EXEC mask, hex, `0x` optional: 0x0 to 0xffffffffffffffff (bits
+        /// above the wave size are ignored); default: every lane.
         #[arg(long)]
         exec: Option<String>,
         /// Print one JSON object instead of text.
@@ -58,7 +61,9 @@ enum Command {
         /// The instruction, in LLVM syntax.
         instruction: String,
         /// Register assignments as in a capture row (docs/captures.md), e.g.
-        /// v1=0x00003bff v[2:3]=0x3ff0000000000000.
+        /// v1=0x00003bff v[2:3]=0x3ff0000000000000: VGPRs 0 to 255, SGPRs 0
+        /// to 105, ttmp 0 to 15, lanes below the wave size, values of the
+        /// register's width (32 or 64 bits).
         assignments: Vec<String>,
     },
     /// Assemble one instruction and print its bytes as llvm-mc does.
@@ -74,12 +79,26 @@ enum Command {
         /// Target.
         #[arg(long)]
         target: String,
-        /// The bytes.
+        /// The bytes, each hex 0x00 to 0xff (`0x` optional).
         bytes: Vec<String>,
     },
     /// List the targets and their policies with the evidence behind each
     /// (docs/semantics.md §8).
     Targets,
+}
+
+/// The most threads `replay --jobs` takes: more than any machine the
+/// command runs on has cores, few enough that their stacks and waves fit.
+const MAX_JOBS: usize = 256;
+
+/// `--jobs`: decimal digits, 0 to [`MAX_JOBS`].
+fn parse_jobs(s: &str) -> Result<usize, String> {
+    s.bytes()
+        .all(|b| b.is_ascii_digit())
+        .then(|| s.parse::<usize>().ok())
+        .flatten()
+        .filter(|&n| n <= MAX_JOBS)
+        .ok_or_else(|| format!("not a number from 0 to {MAX_JOBS}"))
 }
 
 /// The bundled corpus, compiled in so `replay` works from any directory.
@@ -197,35 +216,31 @@ impl Tally {
     }
 }
 
-/// Replay one line of a capture file; None for a comment or a blank line.
-/// The report's text names the file.
+/// Replay one line as the reader gave it; None for a comment or a blank
+/// line. The report's text names the file.
 fn replay_line(
     replayer: &mut Replayer,
     name: &str,
     line_no: usize,
-    line: &str,
+    line: Result<&str, LineReport>,
 ) -> Option<LineReport> {
-    let mut report = replayer.replay_line(line_no, line)?;
+    let mut report = match line {
+        Ok(text) => replayer.replay_line(line_no, text)?,
+        Err(rejected) => rejected,
+    };
     if !report.text.is_empty() {
         report.text = format!("{name}:{}", report.text);
     }
     Some(report)
 }
 
-/// The next line of `reader` into `buf`, without its `\n` or `\r\n`, as
-/// `str::lines` splits; false at the end.
-fn next_line(reader: &mut dyn BufRead, buf: &mut Vec<u8>) -> std::io::Result<bool> {
-    buf.clear();
-    if reader.read_until(b'\n', buf)? == 0 {
-        return Ok(false);
+/// A line from the reader: its text, or the report of a line that cannot
+/// be a row.
+fn owned(line: ReadLine<'_>) -> Result<String, LineReport> {
+    match line {
+        ReadLine::Text(text) => Ok(text.to_string()),
+        ReadLine::Rejected(report) => Err(report),
     }
-    if buf.last() == Some(&b'\n') {
-        buf.pop();
-        if buf.last() == Some(&b'\r') {
-            buf.pop();
-        }
-    }
-    Ok(true)
 }
 
 /// Counts per target and for malformed rows, and progress on stderr.
@@ -272,8 +287,12 @@ impl Summary {
     }
 }
 
-/// A capture file to stream.
-type Source = (String, Box<dyn BufRead + Send>);
+/// A capture file to stream, opened but not yet buffered: a buffer is made
+/// when its turn comes, so many files cost a descriptor each, no more.
+type Source = (String, Box<dyn Read + Send>);
+
+/// Bytes read from a capture file at a time.
+const READ_BUFFER: usize = 1 << 16;
 
 fn replay(files: &[PathBuf], jobs: usize) -> Result<ExitCode, String> {
     // Open every file first, so an unreadable one is a usage error before
@@ -289,14 +308,14 @@ fn replay(files: &[PathBuf], jobs: usize) -> Result<ExitCode, String> {
         if file.metadata().is_ok_and(|m| m.is_dir()) {
             return Err(format!("{}: is a directory", f.display()));
         }
-        let reader = std::io::BufReader::with_capacity(1 << 16, file);
-        sources.push((f.display().to_string(), Box::new(reader)));
+        sources.push((f.display().to_string(), Box::new(file)));
     }
     let file_count = sources.len();
     let jobs = match jobs {
         0 => std::thread::available_parallelism().map_or(1, usize::from),
         n => n,
-    };
+    }
+    .min(MAX_JOBS);
     let mut summary = Summary::new();
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
@@ -361,19 +380,23 @@ fn replay_sequential(
     out: &mut dyn Write,
 ) -> Result<(), String> {
     let mut replayer = Replayer::new();
-    let mut buf = Vec::new();
-    for (name, mut reader) in sources {
-        let mut line_no = 0;
-        while next_line(&mut reader, &mut buf).map_err(|e| format!("{name}: {e}"))? {
-            line_no += 1;
+    let w = |e: std::io::Error| format!("writing the report: {e}");
+    for (name, reader) in sources {
+        let mut reader = LineReader::new(BufReader::with_capacity(READ_BUFFER, reader));
+        while let Some((line_no, line)) = reader.next_line().map_err(|e| format!("{name}: {e}"))? {
             summary.progress(&name, line_no);
-            // Invalid UTF-8 becomes U+FFFD, so the row holding it is
-            // reported as malformed at its line.
-            let line = String::from_utf8_lossy(&buf);
-            if let Some(report) = replay_line(&mut replayer, &name, line_no, &line) {
-                out.write_all(report.text.as_bytes())
-                    .map_err(|e| format!("writing the report: {e}"))?;
+            let line = match line {
+                ReadLine::Text(text) => Ok(text),
+                ReadLine::Rejected(report) => Err(report),
+            };
+            if let Some(report) = replay_line(&mut replayer, &name, line_no, line) {
+                out.write_all(report.text.as_bytes()).map_err(w)?;
                 summary.add(&report);
+            }
+            // A line cut at the limit may be endless (`/dev/zero`): its
+            // report shows now, before the rest of it is skipped.
+            if reader.skipping() {
+                out.flush().map_err(w)?;
             }
         }
     }
@@ -383,8 +406,16 @@ fn replay_sequential(
 /// Lines per unit of work sent to a thread.
 const BATCH_LINES: usize = 2048;
 
-/// Consecutive lines of one file: (source index, first line's number, lines).
-type Batch = (usize, usize, Vec<String>);
+/// Bytes of lines per unit of work: a batch ends at whichever comes first.
+const BATCH_BYTES: usize = 1 << 18;
+
+/// Bytes of lines sent to the threads and not yet printed: with lines up to
+/// [`amdgpu_valu::capture::MAX_LINE_BYTES`], the count of batches alone would not bound memory.
+const IN_FLIGHT_BYTES: usize = 8 << 20;
+
+/// Lines of one file with their numbers, each its text or the report of a
+/// line that cannot be a row: (source index, lines).
+type Batch = (usize, Vec<(usize, Result<String, LineReport>)>);
 
 /// A finished batch: its sequence number and reports (None: the thread
 /// running it panicked).
@@ -402,9 +433,57 @@ impl Drop for PanicGuard {
     }
 }
 
+/// Batches sent to the threads and not yet printed: their sizes in order,
+/// and the reports of those finished out of order.
+#[derive(Default)]
+struct InFlight {
+    sizes: VecDeque<usize>,
+    bytes: usize,
+    /// Sequence number of the next batch to print.
+    printed: usize,
+    pending: BTreeMap<usize, Vec<LineReport>>,
+}
+
+impl InFlight {
+    fn full(&self, window: usize) -> bool {
+        self.sizes.len() >= window || self.bytes >= IN_FLIGHT_BYTES
+    }
+
+    fn send(&mut self, bytes: usize) {
+        self.sizes.push_back(bytes);
+        self.bytes += bytes;
+    }
+
+    /// Wait for one finished batch, then print every batch now complete
+    /// in order.
+    fn collect(
+        &mut self,
+        done_rx: &mpsc::Receiver<Done>,
+        summary: &mut Summary,
+        out: &mut dyn Write,
+    ) -> Result<(), String> {
+        let (seq, reports) = done_rx
+            .recv()
+            .map_err(|_| "the replay threads stopped".to_string())?;
+        let reports = reports.ok_or("a replay thread panicked")?;
+        self.pending.insert(seq, reports);
+        while let Some(reports) = self.pending.remove(&self.printed) {
+            for report in &reports {
+                out.write_all(report.text.as_bytes())
+                    .map_err(|e| format!("writing the report: {e}"))?;
+                summary.add(report);
+            }
+            self.printed += 1;
+            let size = self.sizes.pop_front().unwrap_or(0);
+            self.bytes = self.bytes.saturating_sub(size);
+        }
+        Ok(())
+    }
+}
+
 /// `--jobs N`: batches of lines run on N threads, each with its own wave;
-/// their reports are printed in file order. At most a few batches per
-/// thread are in flight, so memory stays flat.
+/// their reports are printed in file order. At most 4 batches per thread
+/// and [`IN_FLIGHT_BYTES`] of lines are in flight, so memory stays flat.
 fn replay_parallel(
     sources: Vec<Source>,
     jobs: usize,
@@ -415,89 +494,113 @@ fn replay_parallel(
     let window = jobs * 4;
     let (work_tx, work_rx) = mpsc::sync_channel::<(usize, Batch)>(window);
     let work_rx = Mutex::new(work_rx);
-    std::thread::scope(|scope| {
+    // A thread the system refuses (a limit on processes or address space)
+    // is a usage error, reported once those started have ended (when
+    // `work_tx` goes): memory may be short until then.
+    let mut refused = None;
+    let result = std::thread::scope(|scope| {
         let (done_tx, done_rx) = mpsc::channel::<Done>();
         for _ in 0..jobs {
             let (work_rx, done_tx, names) = (&work_rx, done_tx.clone(), &names);
-            scope.spawn(move || {
+            let thread = std::thread::Builder::new().spawn_scoped(scope, move || {
                 let _guard = PanicGuard(done_tx.clone());
-                let mut replayer = Replayer::new();
+                // Made on the first batch: a thread allocates nothing
+                // before there is work for it.
+                let mut replayer: Option<Replayer> = None;
                 loop {
                     let next = match work_rx.lock() {
                         Ok(rx) => rx.recv(),
                         Err(_) => return,
                     };
-                    let Ok((seq, (source, first, lines))) = next else {
+                    let Ok((seq, (source, lines))) = next else {
                         return;
                     };
                     let name = names.get(source).map_or("", String::as_str);
+                    let replayer = replayer.get_or_insert_with(Replayer::new);
                     let reports = lines
-                        .iter()
-                        .enumerate()
-                        .filter_map(|(i, line)| replay_line(&mut replayer, name, first + i, line))
+                        .into_iter()
+                        .filter_map(|(line_no, line)| match line {
+                            Ok(text) => replay_line(replayer, name, line_no, Ok(&text)),
+                            Err(report) => replay_line(replayer, name, line_no, Err(report)),
+                        })
                         .collect();
                     if done_tx.send((seq, Some(reports))).is_err() {
                         return;
                     }
                 }
             });
+            if let Err(e) = thread {
+                refused = Some(e);
+                break;
+            }
         }
         drop(done_tx);
+        let sources = if refused.is_none() {
+            sources
+        } else {
+            Vec::new()
+        };
+        let mut result = Ok(());
 
         // Read and send batches; print finished ones in order.
-        let mut pending: BTreeMap<usize, Vec<LineReport>> = BTreeMap::new();
-        let (mut sent, mut printed) = (0usize, 0usize);
-        let mut collect = |pending: &mut BTreeMap<usize, Vec<LineReport>>,
-                           printed: &mut usize,
-                           summary: &mut Summary|
-         -> Result<(), String> {
-            let (seq, reports) = done_rx
-                .recv()
-                .map_err(|_| "the replay threads stopped".to_string())?;
-            let reports = reports.ok_or("a replay thread panicked")?;
-            pending.insert(seq, reports);
-            while let Some(reports) = pending.remove(printed) {
-                for report in &reports {
-                    out.write_all(report.text.as_bytes())
-                        .map_err(|e| format!("writing the report: {e}"))?;
-                    summary.add(report);
-                }
-                *printed += 1;
-            }
-            Ok(())
-        };
-        let mut buf = Vec::new();
-        let mut result = Ok(());
-        'files: for (source, (name, mut reader)) in sources.into_iter().enumerate() {
-            let mut line_no = 0;
+        let mut in_flight = InFlight::default();
+        let mut sent = 0usize;
+        'files: for (source, (name, reader)) in sources.into_iter().enumerate() {
+            let mut reader = LineReader::new(BufReader::with_capacity(READ_BUFFER, reader));
             let mut lines = Vec::new();
+            let mut bytes = 0;
+            let mut line_no = 0;
             loop {
-                let more = match next_line(&mut reader, &mut buf) {
-                    Ok(more) => more,
+                let more = match reader.next_line() {
+                    Ok(Some((n, line))) => {
+                        line_no = n;
+                        let line = owned(line);
+                        bytes += line.as_ref().map_or_else(|r| r.text.len(), String::len);
+                        lines.push((n, line));
+                        true
+                    }
+                    Ok(None) => false,
                     Err(e) => {
                         result = Err(format!("{name}: {e}"));
                         break 'files;
                     }
                 };
-                if more {
-                    line_no += 1;
-                    lines.push(String::from_utf8_lossy(&buf).into_owned());
-                }
-                if lines.len() == BATCH_LINES || (!more && !lines.is_empty()) {
-                    while sent.saturating_sub(printed) >= window {
-                        if let Err(e) = collect(&mut pending, &mut printed, summary) {
+                // A line cut at the limit may be endless (`/dev/zero`): its
+                // batch goes now and every report up to its own shows before
+                // the rest of it is skipped.
+                let cut = reader.skipping();
+                if lines.len() == BATCH_LINES
+                    || bytes >= BATCH_BYTES
+                    || cut
+                    || (!more && !lines.is_empty())
+                {
+                    while in_flight.full(window) {
+                        if let Err(e) = in_flight.collect(&done_rx, summary, out) {
                             result = Err(e);
                             break 'files;
                         }
                     }
                     summary.progress(&name, line_no);
-                    let first = (line_no + 1).saturating_sub(lines.len());
-                    let batch = (source, first, core::mem::take(&mut lines));
+                    let batch = (source, core::mem::take(&mut lines));
                     if work_tx.send((sent, batch)).is_err() {
                         result = Err("the replay threads stopped".into());
                         break 'files;
                     }
+                    in_flight.send(bytes);
+                    bytes = 0;
                     sent += 1;
+                }
+                if cut {
+                    while in_flight.printed < sent {
+                        if let Err(e) = in_flight.collect(&done_rx, summary, out) {
+                            result = Err(e);
+                            break 'files;
+                        }
+                    }
+                    if let Err(e) = out.flush() {
+                        result = Err(format!("writing the report: {e}"));
+                        break 'files;
+                    }
                 }
                 if !more {
                     break;
@@ -505,11 +608,15 @@ fn replay_parallel(
             }
         }
         drop(work_tx);
-        while result.is_ok() && printed < sent {
-            result = collect(&mut pending, &mut printed, summary);
+        while result.is_ok() && in_flight.printed < sent {
+            result = in_flight.collect(&done_rx, summary, out);
         }
         result
-    })
+    });
+    match refused {
+        Some(e) => Err(format!("--jobs {jobs}: cannot start a thread: {e}")),
+        None => result,
+    }
 }
 
 /// How to show the destination's value: the format and which bits.
