@@ -775,7 +775,7 @@ pub fn target_module(model: &Model, t: &TargetModel) -> Result<String, Error> {
 }
 
 /// `instructions.rs`: the `Opcode` enum, one variant per entry of
-/// `isa-spec/instructions.yaml`, each with its [`OpcodeInfo`] descriptor,
+/// `isa-spec/instructions/valu.yaml`, each with its [`OpcodeInfo`] descriptor,
 /// and the mnemonics recognised but not modelled.
 pub fn instructions_module(model: &Model) -> Result<String, Error> {
     let set = &model.instructions;
@@ -828,7 +828,7 @@ pub fn instructions_module(model: &Model) -> Result<String, Error> {
     });
     let body = quote! {
         /// The instructions the emulator models, one per entry of
-        /// `isa-spec/instructions.yaml`, in its order. What each one is
+        /// `isa-spec/instructions/valu.yaml`, in its order. What each one is
         /// (operation, format, sources, e32 encoding, SDWA) is
         /// [`Opcode::info`].
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -837,7 +837,7 @@ pub fn instructions_module(model: &Model) -> Result<String, Error> {
         }
 
         impl Opcode {
-            /// Every opcode, in `isa-spec/instructions.yaml` order.
+            /// Every opcode, in `isa-spec/instructions/valu.yaml` order.
             pub const ALL: [Opcode; #count] = [#(#all),*];
 
             /// The opcode's descriptor: what it computes and its operands.
@@ -883,7 +883,7 @@ pub fn mod_rs(model: &Model) -> Result<String, Error> {
         #![doc = " Generated from `isa-spec/`: the instruction set, the `Target` and `Family` enums, a module per family (what its targets share) and per target (`SPEC` and `ENCODING`: the family's, with what the target file changes), and the dispatch by target."]
         #uses
 
-        /// The `Opcode` enum and its descriptors (`isa-spec/instructions.yaml`).
+        /// The `Opcode` enum and its descriptors (`isa-spec/instructions/valu.yaml`).
         pub mod instructions;
 
         /// One module per `isa-spec/families/<family>.yaml`.

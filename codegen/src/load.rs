@@ -19,7 +19,7 @@ pub use crate::header::SPEC_DIR;
 /// Family files, relative to the workspace root.
 pub const FAMILY_DIR: &str = "isa-spec/families";
 /// The instruction set, relative to the workspace root.
-pub const INSTRUCTIONS_FILE: &str = "isa-spec/instructions.yaml";
+pub const INSTRUCTIONS_FILE: &str = "isa-spec/instructions/valu.yaml";
 
 /// Read every `*.yaml` in `isa-spec/` and its immediate subdirectories,
 /// sorted by path (the same set build.rs hashes for `mod.rs`). Files that
@@ -165,7 +165,7 @@ pub fn build(mut inputs: Vec<Input>) -> Result<Model, Vec<SpecError>> {
                 target_files.insert(name, Parsed { path, raw });
             }
         } else {
-            errors.push(SpecError::new(path, None, "not a target file (isa-spec/<target>.yaml) or family file (isa-spec/families/<family>.yaml)"));
+            errors.push(SpecError::new(path, None, format!("not a target file (isa-spec/<target>.yaml), family file (isa-spec/families/<family>.yaml) or the instruction set ({INSTRUCTIONS_FILE})")));
         }
     }
 
@@ -954,7 +954,7 @@ fn forms(
     (out, dpp_out)
 }
 
-/// `isa-spec/instructions.yaml` checked: each instruction's sources fit
+/// `isa-spec/instructions/valu.yaml` checked: each instruction's sources fit
 /// its operation and its e32 encoding, and no modelled name is also listed
 /// as not modelled.
 fn instructions(

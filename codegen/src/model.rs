@@ -558,7 +558,7 @@ pub struct Dpp8Layout {
 /// What an instruction computes: the hand-written kernel it runs
 /// (`emulator/src/kernels/<operation>.rs`). A new operation is a new
 /// variant here and a kernel; a new instruction of an existing operation is
-/// an entry in `isa-spec/instructions.yaml` only.
+/// an entry in `isa-spec/instructions/valu.yaml` only.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize)]
 pub enum Operation {
     /// x - floor(x).
@@ -740,7 +740,7 @@ impl E32 {
     }
 }
 
-/// One instruction of `isa-spec/instructions.yaml`.
+/// One instruction of `isa-spec/instructions/valu.yaml`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct InstructionDef {
     /// Position in the file: the order of `Opcode`.
@@ -764,7 +764,7 @@ pub struct InstructionDef {
 }
 
 /// An instruction of the loaded table. Cheap to clone; equal, ordered and
-/// hashed by its position in `isa-spec/instructions.yaml`.
+/// hashed by its position in `isa-spec/instructions/valu.yaml`.
 #[derive(Clone, Debug)]
 pub struct Instruction(pub std::sync::Arc<InstructionDef>);
 
@@ -872,7 +872,7 @@ impl NotModelled {
     }
 }
 
-/// The instruction set: `isa-spec/instructions.yaml`.
+/// The instruction set: `isa-spec/instructions/valu.yaml`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct InstructionSet {
     /// Workspace-relative path of the file.

@@ -115,7 +115,7 @@ pub(crate) struct RawPolicies {
 }
 
 /// `forms:` one entry per instruction (a mnemonic of
-/// `isa-spec/instructions.yaml`), mapping encoding to opcode number.
+/// `isa-spec/instructions/valu.yaml`), mapping encoding to opcode number.
 pub(crate) type RawForms = SpannedMap<RawEncodings>;
 
 /// A YAML map with string keys, in file order, each key with its position
@@ -159,7 +159,7 @@ impl<'de, V: Deserialize<'de>> Deserialize<'de> for SpannedMap<V> {
     }
 }
 
-/// `isa-spec/instructions.yaml`: the instruction set.
+/// `isa-spec/instructions/valu.yaml`: the instruction set.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct RawInstructionFile {

@@ -75,7 +75,7 @@ impl SourceType {
     }
 }
 
-/// What an opcode is, as `isa-spec/instructions.yaml` describes it: the
+/// What an opcode is, as `isa-spec/instructions/valu.yaml` describes it: the
 /// assembler, decoder, printer, validator and executor read this rather
 /// than naming opcodes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -113,7 +113,7 @@ impl OpcodeInfo {
 }
 
 /// A group of mnemonics LLVM knows that the emulator does not model
-/// (`isa-spec/instructions.yaml`, `not_modelled`).
+/// (`isa-spec/instructions/valu.yaml`, `not_modelled`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct NotModelled {
     /// Whole mnemonics, without the encoding suffix.

@@ -304,7 +304,7 @@ struct Op {
     ldexp: bool,
 }
 
-/// The instructions of `isa-spec/instructions.yaml`: set by [`run`] from
+/// The instructions of `isa-spec/instructions/valu.yaml`: set by [`run`] from
 /// the loaded model.
 static INSTRUCTIONS: std::sync::OnceLock<Vec<(String, u32, bool)>> = std::sync::OnceLock::new();
 

@@ -238,7 +238,7 @@ fn split_suffix(lower: &str) -> (&str, Suffix) {
 }
 
 /// The error for a mnemonic that names no modelled instruction: LLVM's
-/// "invalid instruction", unless `isa-spec/instructions.yaml` lists it as
+/// "invalid instruction", unless `isa-spec/instructions/valu.yaml` lists it as
 /// not modelled, which says so with the reason.
 fn unknown_mnemonic(name: &str) -> String {
     let lower = name.to_ascii_lowercase();
