@@ -40,7 +40,11 @@ fn legacy_mac_and_mad_are_not_modelled() {
 fn issue_arithmetic_is_not_modelled_yet() {
     let r = refused("v_add_f32 v0, v1, v2", "v_add_f32", 1);
     assert!(r.contains("not modelled yet"), "{r}");
-    refused("v_fmac_f32_dpp v0, v1, v2 quad_perm:[0,1,2,3]", "v_fmac_f32", 1);
+    refused(
+        "v_fmac_f32_dpp v0, v1, v2 quad_perm:[0,1,2,3]",
+        "v_fmac_f32",
+        1,
+    );
     refused("v_fmamk_f16 v0, v1, 0x1, v2", "v_fmamk_f16", 1);
     refused("v_fma_f64 v[0:1], v[2:3], v[4:5], v[6:7]", "v_fma_f64", 1);
 }
@@ -61,10 +65,18 @@ fn groups_by_prefix_are_not_modelled() {
 
 #[test]
 fn other_unknown_mnemonics_keep_llvms_error() {
-    for line in ["v_fract_f128 v1, v2", "v_frobnicate v0, v1", "v_fract_f32_e33 v1, v2"] {
+    for line in [
+        "v_fract_f128 v1, v2",
+        "v_frobnicate v0, v1",
+        "v_fract_f32_e33 v1, v2",
+    ] {
         for t in Target::ALL {
             let e = asm::parse(t, line).unwrap_err();
-            assert_eq!((e.column, e.reason.as_str()), (1, "invalid instruction"), "{t} {line}");
+            assert_eq!(
+                (e.column, e.reason.as_str()),
+                (1, "invalid instruction"),
+                "{t} {line}"
+            );
         }
     }
 }
@@ -72,7 +84,12 @@ fn other_unknown_mnemonics_keep_llvms_error() {
 #[test]
 fn eval_says_not_modelled() {
     let o = Command::new(env!("CARGO_BIN_EXE_amdgpu-valu"))
-        .args(["eval", "--target", "gfx1100", "v_mul_dx9_zero_f32 v0, v1, v2"])
+        .args([
+            "eval",
+            "--target",
+            "gfx1100",
+            "v_mul_dx9_zero_f32 v0, v1, v2",
+        ])
         .output()
         .expect("the binary runs");
     let err = String::from_utf8_lossy(&o.stderr);

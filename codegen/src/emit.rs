@@ -19,9 +19,8 @@ use quote::{quote, ToTokens};
 use crate::error::Error;
 use crate::header::{input_hash, render_header};
 use crate::model::{
-    policy_yaml_names, BitField, EncodingIdent, Evidence, FamilyModel,
-    MachineEncoding, Model, OperandCodes, PolicyValue, Sourced, Spec, SpecialCodes, TargetModel,
-    SPECIAL_NAMES,
+    policy_yaml_names, BitField, EncodingIdent, Evidence, FamilyModel, MachineEncoding, Model,
+    OperandCodes, PolicyValue, Sourced, Spec, SpecialCodes, TargetModel, SPECIAL_NAMES,
 };
 
 fn ident(name: &str) -> Ident {

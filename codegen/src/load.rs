@@ -653,9 +653,7 @@ fn dpp(
         }
     }
     if let Some(f64c) = &f64_controls {
-        let f64_forms = dpp_forms
-            .iter()
-            .any(|f| f.instruction.width() == 64);
+        let f64_forms = dpp_forms.iter().any(|f| f.instruction.width() == 64);
         if f64_forms == f64c.value.0.eq(&0) {
             errors.push(at(
                 &f64c.origin,
@@ -774,10 +772,7 @@ fn forms(
                     "form `{}`: the instruction is listed as not modelled in {} ({})",
                     key.value, set.path, n.reason
                 ),
-                None => format!(
-                    "form `{}`: no such instruction in {}",
-                    key.value, set.path
-                ),
+                None => format!("form `{}`: no such instruction in {}", key.value, set.path),
             };
             errors.push(SpecError::new(file.path, loc_of(key), message));
         }
@@ -972,17 +967,29 @@ fn instructions(
                     errors.push(SpecError::new(
                         path,
                         loc_of(name),
-                        format!("`{}` is not a mnemonic: `v_` then lowercase letters, digits and `_`", name.value),
+                        format!(
+                            "`{}` is not a mnemonic: `v_` then lowercase letters, digits and `_`",
+                            name.value
+                        ),
                     ));
                 }
             }
             if group.value.names.is_empty() && group.value.prefixes.is_empty() {
-                errors.push(SpecError::new(path, loc_of(group), "a `not_modelled` group needs `names` or `prefixes`"));
+                errors.push(SpecError::new(
+                    path,
+                    loc_of(group),
+                    "a `not_modelled` group needs `names` or `prefixes`",
+                ));
             }
             NotModelled {
                 reason: group.value.reason.clone(),
                 names: group.value.names.iter().map(|n| n.value.clone()).collect(),
-                prefixes: group.value.prefixes.iter().map(|n| n.value.clone()).collect(),
+                prefixes: group
+                    .value
+                    .prefixes
+                    .iter()
+                    .map(|n| n.value.clone())
+                    .collect(),
             }
         })
         .collect();
@@ -991,7 +998,8 @@ fn instructions(
         let name = &key.value;
         let at = |loc, message: String| SpecError::new(path, loc, format!("`{name}`: {message}"));
         let e = &entry.value;
-        if !valid_mnemonic(name) || !name.ends_with(&format!("_{}", format_suffix(e.format.value))) {
+        if !valid_mnemonic(name) || !name.ends_with(&format!("_{}", format_suffix(e.format.value)))
+        {
             errors.push(at(
                 loc_of(key),
                 format!(
@@ -1024,7 +1032,12 @@ fn instructions(
         // and an accumulator take none.
         let fields = sources
             .iter()
-            .filter(|s| !matches!(s, crate::model::SourceKind::Literal | crate::model::SourceKind::Accumulator))
+            .filter(|s| {
+                !matches!(
+                    s,
+                    crate::model::SourceKind::Literal | crate::model::SourceKind::Accumulator
+                )
+            })
             .count();
         let e32_fields = match e.e32.value {
             E32::Vop1 => Some(1),
@@ -1034,11 +1047,17 @@ fn instructions(
         if e32_fields.is_some_and(|n| n != fields) {
             errors.push(at(
                 loc_of(&e.e32),
-                format!("an e32 encoding with {} source fields for {fields} register sources", e32_fields.unwrap_or(0)),
+                format!(
+                    "an e32 encoding with {} source fields for {fields} register sources",
+                    e32_fields.unwrap_or(0)
+                ),
             ));
         }
         if e.sdwa.value && e.e32.value == E32::None {
-            errors.push(at(loc_of(&e.sdwa), "an SDWA form needs an e32 encoding (SDWA reuses its word)".into()));
+            errors.push(at(
+                loc_of(&e.sdwa),
+                "an SDWA form needs an e32 encoding (SDWA reuses its word)".into(),
+            ));
         }
         instructions.push(Instruction(std::sync::Arc::new(InstructionDef {
             index,

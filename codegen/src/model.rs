@@ -868,7 +868,8 @@ pub struct NotModelled {
 impl NotModelled {
     /// Whether the mnemonic `name` (without suffix) is in the group.
     pub fn covers(&self, name: &str) -> bool {
-        self.names.iter().any(|n| n == name) || self.prefixes.iter().any(|p| name.starts_with(p.as_str()))
+        self.names.iter().any(|n| n == name)
+            || self.prefixes.iter().any(|p| name.starts_with(p.as_str()))
     }
 }
 

@@ -9,8 +9,8 @@ use crate::error::{Loc, SpecError};
 use crate::model::{
     BoundCtrlZero, ClampNan, DppBase, DppBcastLowRows, DppControlSet, DppInactiveSource,
     DppMixedHalves, DppReservedBits, DppReservedCtrl, DppShareXmask, DppZeroFill, Evidence,
-    F16DstHigh, FloatFormat, OmodGate, Operation, SdwaConstantSel, SdwaF16DwordDst,
-    SdwaF16Output, SdwaReservedBits, SnanPolicy, SourceKind, Vop3Offset, E32,
+    F16DstHigh, FloatFormat, OmodGate, Operation, SdwaConstantSel, SdwaF16DwordDst, SdwaF16Output,
+    SdwaReservedBits, SnanPolicy, SourceKind, Vop3Offset, E32,
 };
 
 /// One file: a target file (`isa-spec/gfx1201.yaml`, with `target` and
@@ -531,7 +531,10 @@ pub(crate) fn loc_of<T>(s: &Spanned<T>) -> Option<Loc> {
 }
 
 /// Parse one file strictly.
-pub(crate) fn parse<T: serde::de::DeserializeOwned>(file: &str, text: &str) -> Result<T, SpecError> {
+pub(crate) fn parse<T: serde::de::DeserializeOwned>(
+    file: &str,
+    text: &str,
+) -> Result<T, SpecError> {
     let options = serde_saphyr::options! {
         duplicate_keys: DuplicateKeyPolicy::Error,
     };

@@ -6,8 +6,8 @@
 use std::path::{Path, PathBuf};
 
 use amdgpu_valu_codegen::model::Input;
-use amdgpu_valu_codegen::{build, check, read_inputs, regen, workspace_root, SpecError};
 use amdgpu_valu_codegen::GENERATED_DIR;
+use amdgpu_valu_codegen::{build, check, read_inputs, regen, workspace_root, SpecError};
 
 /// A directory under the system temporary directory, removed on drop.
 struct TempRoot(PathBuf);
@@ -78,7 +78,12 @@ fn a_new_instruction_of_an_existing_shape_is_yaml_only() {
     )
     .unwrap();
     // Unused VOP3 opcodes next to each family's V_LDEXP_F32.
-    for (family, op) in [("gfx9", 0x289), ("gfx10", 0x363), ("gfx11", 0x31d), ("gfx12", 0x31d)] {
+    for (family, op) in [
+        ("gfx9", 0x289),
+        ("gfx10", 0x363),
+        ("gfx11", 0x31d),
+        ("gfx12", 0x31d),
+    ] {
         add_form(
             &root.0,
             &format!("isa-spec/families/{family}.yaml"),
@@ -111,7 +116,12 @@ fn a_new_instruction_of_an_existing_shape_is_yaml_only() {
         "{mod_rs}"
     );
     // Each family table has its VOP3 form, once (not per target).
-    for (family, op) in [("gfx9", "0x289"), ("gfx10", "0x363"), ("gfx11", "0x31d"), ("gfx12", "0x31d")] {
+    for (family, op) in [
+        ("gfx9", "0x289"),
+        ("gfx10", "0x363"),
+        ("gfx11", "0x31d"),
+        ("gfx12", "0x31d"),
+    ] {
         let module = read(&root.0, &format!("{GENERATED_DIR}/families/{family}.rs"));
         let form = format!(
             "Form {{\n                opcode: Opcode::LdexpTwiceF32,\n                encoding: Encoding::Vop3,\n                op: {op},\n            }}"
@@ -165,7 +175,13 @@ fn a_forms_key_must_name_an_instruction_of_the_set() {
 #[test]
 fn a_not_modelled_instruction_cannot_have_forms() {
     let path = "isa-spec/families/gfx10.yaml";
-    let edit = |t: &str| t.replacen("\nforms:\n", "\nforms:\n  v_mac_f32: {vop2: 0x1f, vop3: 0x11f}\n", 1);
+    let edit = |t: &str| {
+        t.replacen(
+            "\nforms:\n",
+            "\nforms:\n  v_mac_f32: {vop2: 0x1f, vop3: 0x11f}\n",
+            1,
+        )
+    };
     let (line, col) = position(path, edit, "v_mac_f32");
     let e = errors(path, edit);
     assert_eq!(e.len(), 1, "{e:?}");
@@ -208,7 +224,8 @@ fn a_modelled_name_cannot_also_be_not_modelled() {
     let e = errors(path, edit);
     assert_eq!(e.len(), 3, "{e:?}");
     assert!(
-        e.iter().all(|e| e.contains("also listed as not modelled (packed math")),
+        e.iter()
+            .all(|e| e.contains("also listed as not modelled (packed math")),
         "{e:?}"
     );
 }

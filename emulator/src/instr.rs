@@ -129,9 +129,7 @@ pub struct NotModelled {
 pub(crate) fn not_modelled(mnemonic: &str) -> Option<&'static str> {
     NOT_MODELLED
         .iter()
-        .find(|g| {
-            g.names.contains(&mnemonic) || g.prefixes.iter().any(|p| mnemonic.starts_with(p))
-        })
+        .find(|g| g.names.contains(&mnemonic) || g.prefixes.iter().any(|p| mnemonic.starts_with(p)))
         .map(|g| g.reason)
 }
 

@@ -458,7 +458,10 @@ impl TargetSpec {
         }
         let mut all = [COMPUTED; Opcode::ALL.len()];
         let forms = self.forms.iter().map(|f| (f.opcode, form_bit(f.encoding)));
-        let dpp = self.dpp_forms.iter().map(|f| (f.opcode, dpp_bit(f.encoding, f.dpp8)));
+        let dpp = self
+            .dpp_forms
+            .iter()
+            .map(|f| (f.opcode, dpp_bit(f.encoding, f.dpp8)));
         for (op, bit) in forms.chain(dpp) {
             if let Some(b) = all.get_mut(op as usize) {
                 *b |= bit;
