@@ -3,7 +3,9 @@
 //! values into the emulator's types and dispatch to the hand-written
 //! kernels; no float rule lives here.
 //!
-//! Three kinds of module come out:
+//! Four kinds of module come out:
+//! - `instructions.rs`, from `isa-spec/instructions/valu.yaml`: the `Opcode`
+//!   enum, each opcode's `OpcodeInfo` and the names not modelled;
 //! - `families/<family>.rs`, once per family file: the settings a target of
 //!   the family has unless its file says otherwise (`spec(target)`), and the
 //!   family's encoding tables (`ENCODING`);
