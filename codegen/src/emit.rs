@@ -3,7 +3,9 @@
 //! values into the emulator's types and dispatch to the hand-written
 //! kernels; no float rule lives here.
 //!
-//! Three kinds of module come out:
+//! Four kinds of module come out:
+//! - `instructions.rs`, from `isa-spec/instructions/valu.yaml`: the `Opcode`
+//!   enum, each opcode's `OpcodeInfo` and the names not modelled;
 //! - `families/<family>.rs`, once per family file: the settings a target of
 //!   the family has unless its file says otherwise (`spec(target)`), and the
 //!   family's encoding tables (`ENCODING`);
@@ -19,9 +21,8 @@ use quote::{quote, ToTokens};
 use crate::error::Error;
 use crate::header::{input_hash, render_header};
 use crate::model::{
-    policy_yaml_names, BitField, EncodingIdent, Evidence, FamilyModel, Instruction,
-    MachineEncoding, Model, OperandCodes, PolicyValue, Sourced, Spec, SpecialCodes, TargetModel,
-    SPECIAL_NAMES,
+    policy_yaml_names, BitField, EncodingIdent, Evidence, FamilyModel, MachineEncoding, Model,
+    OperandCodes, PolicyValue, Sourced, Spec, SpecialCodes, TargetModel, SPECIAL_NAMES,
 };
 
 fn ident(name: &str) -> Ident {
@@ -576,7 +577,7 @@ pub fn dispatch(model: &Model) -> TokenStream {
         .iter()
         .map(|t| t.target.variant_ident())
         .collect();
-    let arms = Instruction::TABLE.iter().map(|(instruction, _, _)| {
+    let arms = model.instructions.instructions.iter().map(|instruction| {
         let (opcode, kernel) = (instruction.opcode(), instruction.kernel());
         quote!(#opcode => exec::execute::<#kernel>(spec, wave, instr))
     });
@@ -633,11 +634,30 @@ const IMPORTS: &[(&str, &[&str])] = &[
     ("crate::error", &["ExecError"]),
     ("crate::dpp", &["DppControlKind", "DppControls"]),
     ("crate", &["exec"]),
-    ("crate::instr", &["Encoding", "Instruction", "Opcode"]),
+    (
+        "crate::instr",
+        &[
+            "Encoding",
+            "Instruction",
+            "NotModelled",
+            "Opcode",
+            "OpcodeInfo",
+            "OperationKind",
+            "SourceType",
+        ],
+    ),
     ("crate::kernels::operation", &["Fract", "Ldexp"]),
     (
         "crate::kernels",
-        &["ClampNan", "F16", "F32", "F64", "OmodGate", "SnanPolicy"],
+        &[
+            "ClampNan",
+            "F16",
+            "F32",
+            "F64",
+            "FormatKind",
+            "OmodGate",
+            "SnanPolicy",
+        ],
     ),
     (
         "crate::target",
@@ -755,6 +775,95 @@ pub fn target_module(model: &Model, t: &TargetModel) -> Result<String, Error> {
     with_header(model, &inputs, &format!("{}.rs", t.target), tokens)
 }
 
+/// `instructions.rs`: the `Opcode` enum, one variant per entry of
+/// `isa-spec/instructions/valu.yaml`, each with its [`OpcodeInfo`] descriptor,
+/// and the mnemonics recognised but not modelled.
+pub fn instructions_module(model: &Model) -> Result<String, Error> {
+    let set = &model.instructions;
+    let mut variants = Vec::new();
+    let mut infos = Vec::new();
+    for i in &set.instructions {
+        let variant = ident(&i.variant());
+        let doc = format!(" {}: {}.", i.mnemonic().to_uppercase(), i.doc);
+        variants.push(quote!(#[doc = #doc] #variant));
+        let mut sources = Vec::new();
+        for s in &i.sources {
+            sources.push(s.tokens(i.format).ok_or_else(|| Error::Emit {
+                file: "instructions.rs".into(),
+                message: format!(
+                    "`{}`: the emulator has no operand type for `{}` sources yet",
+                    i.mnemonic(),
+                    s.yaml()
+                ),
+            })?);
+        }
+        let (mnemonic, operation, format, sdwa) = (
+            i.mnemonic(),
+            i.operation.tokens(),
+            i.format.tokens(),
+            i.sdwa,
+        );
+        let e32 = match i.e32 {
+            Some(e) => {
+                let e = e.tokens();
+                quote!(Some(#e))
+            }
+            None => quote!(None),
+        };
+        infos.push(quote! {
+            Opcode::#variant => &OpcodeInfo {
+                mnemonic: #mnemonic,
+                operation: #operation,
+                format: #format,
+                sources: &[#(#sources),*],
+                e32: #e32,
+                sdwa: #sdwa,
+            }
+        });
+    }
+    let all = set.instructions.iter().map(|i| i.opcode());
+    let count = int(set.instructions.len() as u64);
+    let groups = set.not_modelled.iter().map(|n| {
+        let (reason, names, prefixes) = (&n.reason, &n.names, &n.prefixes);
+        quote!(NotModelled { names: &[#(#names),*], prefixes: &[#(#prefixes),*], reason: #reason })
+    });
+    let body = quote! {
+        /// The instructions the emulator models, one per entry of
+        /// `isa-spec/instructions/valu.yaml`, in its order. What each one is
+        /// (operation, format, sources, e32 encoding, SDWA) is
+        /// [`Opcode::info`].
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Opcode {
+            #(#variants,)*
+        }
+
+        impl Opcode {
+            /// Every opcode, in `isa-spec/instructions/valu.yaml` order.
+            pub const ALL: [Opcode; #count] = [#(#all),*];
+
+            /// The opcode's descriptor: what it computes and its operands.
+            pub const fn info(self) -> &'static OpcodeInfo {
+                match self {
+                    #(#infos,)*
+                }
+            }
+        }
+
+        /// Mnemonics LLVM knows that the emulator does not model, by group,
+        /// with the reason `asm` and `eval` give.
+        pub const NOT_MODELLED: &[NotModelled] = &[#(#groups),*];
+    };
+    // `FormatKind::F16` names a variant, not the kernel format type.
+    let uses = imports(&body, &["Opcode", "F16", "F32", "F64", "Fract", "Ldexp"]);
+    let doc = format!(" The instruction set, generated from `{}`.", set.path);
+    let tokens = quote! {
+        #![doc = #doc]
+        #uses
+        #body
+    };
+    with_header(model, &[set.path.as_str()], "instructions.rs", tokens)
+}
+
 /// `mod.rs`: the modules, the `Target` and `Family` enums, the dispatch by
 /// target, and the YAML names of the policy values.
 pub fn mod_rs(model: &Model) -> Result<String, Error> {
@@ -772,8 +881,11 @@ pub fn mod_rs(model: &Model) -> Result<String, Error> {
     };
     let uses = imports(&body, &["Target", "Family"]);
     let tokens = quote! {
-        #![doc = " Generated from `isa-spec/`: the `Target` and `Family` enums, a module per family (what its targets share) and per target (`SPEC` and `ENCODING`: the family's, with what the target file changes), and the dispatch by target."]
+        #![doc = " Generated from `isa-spec/`: the instruction set, the `Target` and `Family` enums, a module per family (what its targets share) and per target (`SPEC` and `ENCODING`: the family's, with what the target file changes), and the dispatch by target."]
         #uses
+
+        /// The `Opcode` enum and its descriptors (`isa-spec/instructions/valu.yaml`).
+        pub mod instructions;
 
         /// One module per `isa-spec/families/<family>.yaml`.
         pub mod families {

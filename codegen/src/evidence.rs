@@ -4,7 +4,7 @@
 use std::fmt::Write;
 
 use crate::model::{
-    Encoding, Evidence, FamilyModel, Instruction, Model, Origin, PolicyValue, Sourced, TargetModel,
+    Encoding, Evidence, FamilyModel, Model, Origin, PolicyValue, Sourced, TargetModel,
 };
 
 /// One table row: value, evidence and where it was written.
@@ -262,7 +262,7 @@ pub fn evidence_md(model: &Model) -> String {
     let names: Vec<&str> = model.targets.iter().map(|t| t.target.as_str()).collect();
     let _ = writeln!(out, "| form | {} |", names.join(" | "));
     let _ = writeln!(out, "|---|{}", "---|".repeat(names.len()));
-    for (instruction, _, _) in Instruction::TABLE {
+    for instruction in &model.instructions.instructions {
         for encoding in Encoding::ALL {
             let cells: Vec<String> = model
                 .targets
@@ -271,7 +271,7 @@ pub fn evidence_md(model: &Model) -> String {
                     t.spec
                         .forms
                         .iter()
-                        .find(|f| f.instruction == instruction && f.encoding == encoding)
+                        .find(|f| f.instruction == *instruction && f.encoding == encoding)
                         .map_or("-".to_string(), |f| format!("{:#x}", f.op))
                 })
                 .collect();
@@ -290,14 +290,14 @@ pub fn evidence_md(model: &Model) -> String {
     let _ = writeln!(out, "\n## DPP forms (llvm-mc 22)\n");
     let _ = writeln!(out, "| form | {} |", names.join(" | "));
     let _ = writeln!(out, "|---|{}", "---|".repeat(names.len()));
-    for (instruction, _, _) in Instruction::TABLE {
+    for instruction in &model.instructions.instructions {
         for (base, dpp8) in [("e32", false), ("e32", true), ("e64", false), ("e64", true)] {
             let cells: Vec<&str> = model
                 .targets
                 .iter()
                 .map(|t| {
                     let has = t.spec.dpp_forms.iter().any(|f| {
-                        f.instruction == instruction
+                        f.instruction == *instruction
                             && f.dpp8 == dpp8
                             && (f.encoding == Encoding::Vop3) == (base == "e64")
                     });

@@ -1,6 +1,7 @@
-//! amdgpu-valu-codegen: reads `isa-spec/` (one YAML file per target, one per
-//! family) and writes `emulator/src/generated/` (the `Target` and `Family`
-//! enums, a module per family and per target) and `isa-spec/EVIDENCE.md`.
+//! amdgpu-valu-codegen: reads `isa-spec/` (the instruction set, one YAML
+//! file per target, one per family) and writes `emulator/src/generated/`
+//! (the `Opcode` enum and its descriptors, the `Target` and `Family` enums,
+//! a module per family and per target) and `isa-spec/EVIDENCE.md`.
 //! No list of targets or families is written here: they are the files.
 //!
 //! The pipeline is [`load()`] (strict parsing, merging, validation into a

@@ -10,14 +10,16 @@ use crate::error::{Error, Loc, SpecError};
 use crate::header::spec_yaml_files;
 use crate::model::{
     patterns_meet, DppBase, DppControlSet, DppForm, DppSpec, Encoding, FamilyFacts, FamilyModel,
-    Form, Input, Instruction, MachineEncoding, Model, Name, Origin, Sourced, Spec, TargetModel,
-    Wave,
+    Form, Input, Instruction, InstructionDef, InstructionSet, MachineEncoding, Model, Name,
+    NotModelled, Origin, Sourced, Spec, TargetModel, Wave, E32,
 };
-use crate::raw::{self, loc_of, RawEncodings, RawFile, RawSourced, RawWave, Tagged};
+use crate::raw::{self, loc_of, RawFile, RawInstructionFile, RawSourced, RawWave, Tagged};
 
 pub use crate::header::SPEC_DIR;
 /// Family files, relative to the workspace root.
 pub const FAMILY_DIR: &str = "isa-spec/families";
+/// The instruction set, relative to the workspace root.
+pub const INSTRUCTIONS_FILE: &str = "isa-spec/instructions/valu.yaml";
 
 /// Read every `*.yaml` in `isa-spec/` and its immediate subdirectories,
 /// sorted by path (the same set build.rs hashes for `mod.rs`). Files that
@@ -92,10 +94,18 @@ pub fn build(mut inputs: Vec<Input>) -> Result<Model, Vec<SpecError>> {
     let mut errors = Vec::new();
     let mut family_files: BTreeMap<Name, Parsed<'_>> = BTreeMap::new();
     let mut target_files: BTreeMap<Name, Parsed<'_>> = BTreeMap::new();
+    let mut instruction_set = None;
 
     for input in &inputs {
         let path = input.path.as_str();
-        let raw = match raw::parse(path, &input.text) {
+        if path == INSTRUCTIONS_FILE {
+            match raw::parse::<RawInstructionFile>(path, &input.text) {
+                Ok(raw) => instruction_set = instructions(path, &raw, &mut errors),
+                Err(e) => errors.push(e),
+            }
+            continue;
+        }
+        let raw: RawFile = match raw::parse(path, &input.text) {
             Ok(raw) => raw,
             Err(e) => {
                 errors.push(e);
@@ -155,9 +165,20 @@ pub fn build(mut inputs: Vec<Input>) -> Result<Model, Vec<SpecError>> {
                 target_files.insert(name, Parsed { path, raw });
             }
         } else {
-            errors.push(SpecError::new(path, None, "not a target file (isa-spec/<target>.yaml) or family file (isa-spec/families/<family>.yaml)"));
+            errors.push(SpecError::new(path, None, format!("not a target file (isa-spec/<target>.yaml), family file (isa-spec/families/<family>.yaml) or the instruction set ({INSTRUCTIONS_FILE})")));
         }
     }
+
+    let Some(set) = instruction_set else {
+        if !inputs.iter().any(|i| i.path == INSTRUCTIONS_FILE) {
+            errors.push(SpecError::new(
+                INSTRUCTIONS_FILE,
+                None,
+                "the instruction set is missing",
+            ));
+        }
+        return Err(errors);
+    };
 
     let mut families = Vec::new();
     for (name, file) in &family_files {
@@ -171,7 +192,7 @@ pub fn build(mut inputs: Vec<Input>) -> Result<Model, Vec<SpecError>> {
                 format!("family {name} has no target file (isa-spec/<target>.yaml with `family: {name}`)"),
             ));
         }
-        match family(name, file) {
+        match family(name, file, &set) {
             Ok(model) => families.push(model),
             Err(mut e) => errors.append(&mut e),
         }
@@ -199,7 +220,7 @@ pub fn build(mut inputs: Vec<Input>) -> Result<Model, Vec<SpecError>> {
         else {
             continue;
         };
-        match settings(file, Some(family_file), &family_model.facts) {
+        match settings(file, Some(family_file), &family_model.facts, &set) {
             Ok(spec) => targets.push(TargetModel {
                 target: name.clone(),
                 description: file.raw.description.clone().unwrap_or_default(),
@@ -224,6 +245,7 @@ pub fn build(mut inputs: Vec<Input>) -> Result<Model, Vec<SpecError>> {
     if errors.is_empty() {
         Ok(Model {
             inputs,
+            instructions: set,
             families,
             targets,
         })
@@ -234,9 +256,13 @@ pub fn build(mut inputs: Vec<Input>) -> Result<Model, Vec<SpecError>> {
 
 /// A family file on its own: its facts, and its settings, complete (a
 /// target file may override settings but need not give any).
-fn family(name: &Name, file: &Parsed<'_>) -> Result<FamilyModel, Vec<SpecError>> {
+fn family(
+    name: &Name,
+    file: &Parsed<'_>,
+    set: &InstructionSet,
+) -> Result<FamilyModel, Vec<SpecError>> {
     let facts = facts(file)?;
-    let defaults = settings(file, None, &facts)?;
+    let defaults = settings(file, None, &facts, set)?;
     Ok(FamilyModel {
         family: name.clone(),
         path: file.path.to_string(),
@@ -318,6 +344,7 @@ fn settings(
     own: &Parsed<'_>,
     base: Option<&Parsed<'_>>,
     facts: &FamilyFacts,
+    set: &InstructionSet,
 ) -> Result<Spec, Vec<SpecError>> {
     let mut errors = Vec::new();
     let file = own.path;
@@ -464,7 +491,7 @@ fn settings(
         &mut errors,
     );
 
-    let (forms, dpp_forms) = forms(own, base, facts, encoding.as_ref(), &mut errors);
+    let (forms, dpp_forms) = forms(own, base, facts, set, encoding.as_ref(), &mut errors);
     let dpp = dpp(
         own,
         base,
@@ -626,9 +653,7 @@ fn dpp(
         }
     }
     if let Some(f64c) = &f64_controls {
-        let f64_forms = dpp_forms
-            .iter()
-            .any(|f| matches!(f.instruction, Instruction::FractF64 | Instruction::LdexpF64));
+        let f64_forms = dpp_forms.iter().any(|f| f.instruction.width() == 64);
         if f64_forms == f64c.value.0.eq(&0) {
             errors.push(at(
                 &f64c.origin,
@@ -728,6 +753,7 @@ fn forms(
     target: &Parsed<'_>,
     family: Option<&Parsed<'_>>,
     facts: &FamilyFacts,
+    set: &InstructionSet,
     layouts: Option<&MachineEncoding>,
     errors: &mut Vec<SpecError>,
 ) -> (Vec<Form>, Vec<DppForm>) {
@@ -735,11 +761,30 @@ fn forms(
     let offsets = &facts.vop3_opcode_offset;
     let mut out = Vec::new();
     let mut dpp_out = Vec::new();
-    for (instruction, e32, _) in Instruction::TABLE {
-        let mnemonic = instruction.mnemonic();
-        let picked = form_entry(&target.raw, instruction)
+    // Every key names an instruction of the set.
+    for file in [Some(target), family].into_iter().flatten() {
+        for (key, _) in &file.raw.forms.0 {
+            if set.get(&key.value).is_some() {
+                continue;
+            }
+            let message = match set.not_modelled(&key.value) {
+                Some(n) => format!(
+                    "form `{}`: the instruction is listed as not modelled in {} ({})",
+                    key.value, set.path, n.reason
+                ),
+                None => format!("form `{}`: no such instruction in {}", key.value, set.path),
+            };
+            errors.push(SpecError::new(file.path, loc_of(key), message));
+        }
+    }
+    for instruction in &set.instructions {
+        let (mnemonic, e32) = (instruction.mnemonic(), instruction.e32);
+        let picked = target
+            .raw
+            .forms
+            .get(mnemonic)
             .map(|e| (e, target.path))
-            .or_else(|| family.and_then(|f| form_entry(&f.raw, instruction).map(|e| (e, f.path))));
+            .or_else(|| family.and_then(|f| f.raw.forms.get(mnemonic).map(|e| (e, f.path))));
         let Some((encodings, path)) = picked else {
             errors.push(SpecError::new(
                 target.path,
@@ -865,7 +910,7 @@ fn forms(
         for encoding in expected {
             if let Some(&(op, _)) = ops.get(&encoding) {
                 out.push(Form {
-                    instruction,
+                    instruction: instruction.clone(),
                     encoding,
                     op,
                 });
@@ -884,7 +929,7 @@ fn forms(
                 };
                 match encoding {
                     Some(encoding) if ops.contains_key(&encoding) => dpp_out.push(DppForm {
-                        instruction,
+                        instruction: instruction.clone(),
                         encoding,
                         dpp8,
                     }),
@@ -904,15 +949,152 @@ fn forms(
     (out, dpp_out)
 }
 
-/// A file's `forms:` entry for `instruction`.
-fn form_entry(raw: &RawFile, instruction: Instruction) -> Option<&Spanned<RawEncodings>> {
-    let forms = &raw.forms;
-    match instruction {
-        Instruction::FractF16 => forms.v_fract_f16.as_ref(),
-        Instruction::FractF32 => forms.v_fract_f32.as_ref(),
-        Instruction::FractF64 => forms.v_fract_f64.as_ref(),
-        Instruction::LdexpF16 => forms.v_ldexp_f16.as_ref(),
-        Instruction::LdexpF32 => forms.v_ldexp_f32.as_ref(),
-        Instruction::LdexpF64 => forms.v_ldexp_f64.as_ref(),
+/// `isa-spec/instructions/valu.yaml` checked: each instruction's sources fit
+/// its operation and its e32 encoding, and no modelled name is also listed
+/// as not modelled.
+fn instructions(
+    path: &str,
+    raw: &RawInstructionFile,
+    errors: &mut Vec<SpecError>,
+) -> Option<InstructionSet> {
+    let before = errors.len();
+    let not_modelled: Vec<NotModelled> = raw
+        .not_modelled
+        .iter()
+        .map(|group| {
+            for name in group.value.names.iter().chain(&group.value.prefixes) {
+                if !valid_mnemonic(&name.value) {
+                    errors.push(SpecError::new(
+                        path,
+                        loc_of(name),
+                        format!(
+                            "`{}` is not a mnemonic: `v_` then lowercase letters, digits and `_`",
+                            name.value
+                        ),
+                    ));
+                }
+            }
+            if group.value.names.is_empty() && group.value.prefixes.is_empty() {
+                errors.push(SpecError::new(
+                    path,
+                    loc_of(group),
+                    "a `not_modelled` group needs `names` or `prefixes`",
+                ));
+            }
+            NotModelled {
+                reason: group.value.reason.clone(),
+                names: group.value.names.iter().map(|n| n.value.clone()).collect(),
+                prefixes: group
+                    .value
+                    .prefixes
+                    .iter()
+                    .map(|n| n.value.clone())
+                    .collect(),
+            }
+        })
+        .collect();
+    let mut instructions = Vec::new();
+    for (index, (key, entry)) in raw.instructions.0.iter().enumerate() {
+        let name = &key.value;
+        let at = |loc, message: String| SpecError::new(path, loc, format!("`{name}`: {message}"));
+        let e = &entry.value;
+        if !valid_mnemonic(name) || !name.ends_with(&format!("_{}", format_suffix(e.format.value)))
+        {
+            errors.push(at(
+                loc_of(key),
+                format!(
+                    "the mnemonic is `v_` then lowercase letters, digits and `_`, ending in the result format (`_{}`)",
+                    format_suffix(e.format.value)
+                ),
+            ));
+        }
+        if let Some(n) = not_modelled.iter().find(|n| n.covers(name)) {
+            errors.push(at(
+                loc_of(key),
+                format!("also listed as not modelled ({})", n.reason),
+            ));
+        }
+        let sources: Vec<_> = e.sources.value.iter().map(|s| s.value).collect();
+        let operation = e.operation.value;
+        if !operation.accepts(&sources) {
+            let given: Vec<&str> = sources.iter().map(|s| s.yaml()).collect();
+            errors.push(at(
+                loc_of(&e.sources),
+                format!(
+                    "operation `{}` reads {}, not [{}]",
+                    operation.yaml(),
+                    operation.signature(),
+                    given.join(", ")
+                ),
+            ));
+        }
+        // VOP1 has one source field, VOP2 two (src0, vsrc1); a literal K
+        // and an accumulator take none.
+        let fields = sources
+            .iter()
+            .filter(|s| {
+                !matches!(
+                    s,
+                    crate::model::SourceKind::Literal | crate::model::SourceKind::Accumulator
+                )
+            })
+            .count();
+        let e32_fields = match e.e32.value {
+            E32::Vop1 => Some(1),
+            E32::Vop2 => Some(2),
+            E32::None => None,
+        };
+        if e32_fields.is_some_and(|n| n != fields) {
+            errors.push(at(
+                loc_of(&e.e32),
+                format!(
+                    "an e32 encoding with {} source fields for {fields} register sources",
+                    e32_fields.unwrap_or(0)
+                ),
+            ));
+        }
+        if e.sdwa.value && e.e32.value == E32::None {
+            errors.push(at(
+                loc_of(&e.sdwa),
+                "an SDWA form needs an e32 encoding (SDWA reuses its word)".into(),
+            ));
+        }
+        instructions.push(Instruction(std::sync::Arc::new(InstructionDef {
+            index,
+            mnemonic: name.clone(),
+            operation,
+            format: e.format.value,
+            sources,
+            e32: e.e32.value.encoding(),
+            sdwa: e.sdwa.value,
+            doc: e.doc.value.clone(),
+            origin: Origin {
+                file: path.to_string(),
+                loc: loc_of(key),
+            },
+        })));
     }
+    if instructions.is_empty() {
+        errors.push(SpecError::new(path, None, "`instructions` is empty"));
+    }
+    (errors.len() == before).then(|| InstructionSet {
+        path: path.to_string(),
+        instructions,
+        not_modelled,
+    })
+}
+
+/// `v_` then lowercase ASCII letters, digits and `_`.
+fn valid_mnemonic(name: &str) -> bool {
+    name.strip_prefix("v_").is_some_and(|rest| {
+        !rest.is_empty()
+            && rest
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+    })
+}
+
+/// `f16`, `f32`, `f64`: the mnemonic's last word.
+fn format_suffix(format: crate::model::FloatFormat) -> String {
+    format!("f{}", format.width())
 }

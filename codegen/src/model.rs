@@ -476,7 +476,7 @@ pub enum DppBase {
 }
 
 /// One DPP form of a target.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct DppForm {
     /// The instruction.
     pub instruction: Instruction,
@@ -555,95 +555,344 @@ pub struct Dpp8Layout {
     pub sel: BitField,
 }
 
-/// The instructions in scope.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Instruction {
-    FractF16,
-    FractF32,
-    FractF64,
-    LdexpF16,
-    LdexpF32,
-    LdexpF64,
+/// What an instruction computes: the hand-written kernel it runs
+/// (`emulator/src/kernels/<operation>.rs`). A new operation is a new
+/// variant here and a kernel; a new instruction of an existing operation is
+/// an entry in `isa-spec/instructions/valu.yaml` only.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize)]
+pub enum Operation {
+    /// x - floor(x).
+    #[serde(rename = "fract")]
+    Fract,
+    /// src0 x 2^src1.
+    #[serde(rename = "ldexp")]
+    Ldexp,
 }
 
-impl Instruction {
-    /// docs/semantics.md §1, forms table: each instruction, its e32
-    /// encoding (if any), and whether it has an SDWA form on targets with SDWA.
-    /// Every instruction also has VOP3.
-    pub const TABLE: [(Instruction, Option<Encoding>, bool); 6] = [
-        (Instruction::FractF16, Some(Encoding::Vop1), true),
-        (Instruction::FractF32, Some(Encoding::Vop1), true),
-        (Instruction::FractF64, Some(Encoding::Vop1), false),
-        (Instruction::LdexpF16, Some(Encoding::Vop2), true),
-        (Instruction::LdexpF32, None, false),
-        (Instruction::LdexpF64, None, false),
-    ];
-
-    /// The mnemonic (`v_fract_f16`), also the YAML key.
-    pub fn mnemonic(self) -> &'static str {
+impl Operation {
+    /// YAML spelling.
+    pub fn yaml(self) -> &'static str {
         match self {
-            Instruction::FractF16 => "v_fract_f16",
-            Instruction::FractF32 => "v_fract_f32",
-            Instruction::FractF64 => "v_fract_f64",
-            Instruction::LdexpF16 => "v_ldexp_f16",
-            Instruction::LdexpF32 => "v_ldexp_f32",
-            Instruction::LdexpF64 => "v_ldexp_f64",
+            Operation::Fract => "fract",
+            Operation::Ldexp => "ldexp",
         }
     }
 
-    /// The emulator's `Opcode` (`Opcode::FractF16`).
-    pub fn opcode(self) -> TokenStream {
+    /// The kernel type (`Fract`), an argument of `exec::execute`.
+    pub fn kernel(self) -> TokenStream {
         match self {
-            Instruction::FractF16 => quote!(Opcode::FractF16),
-            Instruction::FractF32 => quote!(Opcode::FractF32),
-            Instruction::FractF64 => quote!(Opcode::FractF64),
-            Instruction::LdexpF16 => quote!(Opcode::LdexpF16),
-            Instruction::LdexpF32 => quote!(Opcode::LdexpF32),
-            Instruction::LdexpF64 => quote!(Opcode::LdexpF64),
+            Operation::Fract => quote!(Fract),
+            Operation::Ldexp => quote!(Ldexp),
         }
+    }
+
+    /// The emulator's `OperationKind` (`OperationKind::Fract`).
+    pub fn tokens(self) -> TokenStream {
+        match self {
+            Operation::Fract => quote!(OperationKind::Fract),
+            Operation::Ldexp => quote!(OperationKind::Ldexp),
+        }
+    }
+
+    /// Whether `sources` are the operands the kernel reads, in order:
+    /// FRACT one float, LDEXP a float and an integer exponent.
+    pub fn accepts(self, sources: &[SourceKind]) -> bool {
+        use SourceKind::{Float, I16, I32};
+        match self {
+            Operation::Fract => matches!(sources, [Float]),
+            Operation::Ldexp => matches!(sources, [Float, I16 | I32]),
+        }
+    }
+
+    /// The operands `accepts` takes, for messages.
+    pub fn signature(self) -> &'static str {
+        match self {
+            Operation::Fract => "[float]",
+            Operation::Ldexp => "[float, i16 | i32]",
+        }
+    }
+}
+
+/// The float format of an instruction's result (and of its `float`
+/// sources).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize)]
+pub enum FloatFormat {
+    /// Binary16.
+    #[serde(rename = "f16")]
+    F16,
+    /// Binary32.
+    #[serde(rename = "f32")]
+    F32,
+    /// Binary64.
+    #[serde(rename = "f64")]
+    F64,
+}
+
+impl FloatFormat {
+    /// Width in bits.
+    pub fn width(self) -> u32 {
+        match self {
+            FloatFormat::F16 => 16,
+            FloatFormat::F32 => 32,
+            FloatFormat::F64 => 64,
+        }
+    }
+
+    /// The kernel's format type (`F16`).
+    pub fn kernel(self) -> TokenStream {
+        match self {
+            FloatFormat::F16 => quote!(F16),
+            FloatFormat::F32 => quote!(F32),
+            FloatFormat::F64 => quote!(F64),
+        }
+    }
+
+    /// The emulator's `FormatKind` (`FormatKind::F16`).
+    pub fn tokens(self) -> TokenStream {
+        match self {
+            FloatFormat::F16 => quote!(FormatKind::F16),
+            FloatFormat::F32 => quote!(FormatKind::F32),
+            FloatFormat::F64 => quote!(FormatKind::F64),
+        }
+    }
+}
+
+/// Where a source operand comes from and what it holds, in operand order
+/// (src0, src1, src2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize)]
+pub enum SourceKind {
+    /// An operand in the result's float format.
+    #[serde(rename = "float")]
+    Float,
+    /// A signed 16-bit integer operand (LDEXP_F16's exponent).
+    #[serde(rename = "i16")]
+    I16,
+    /// A signed 32-bit integer operand (LDEXP_F32/F64's exponent).
+    #[serde(rename = "i32")]
+    I32,
+    /// The literal constant K of the instruction word, in the result format
+    /// (FMAMK's second operand, FMAAK's third); not a register operand.
+    #[serde(rename = "literal")]
+    Literal,
+    /// The destination's old value (FMAC's addend): not written in the
+    /// assembly, read from the destination register.
+    #[serde(rename = "accumulator")]
+    Accumulator,
+}
+
+impl SourceKind {
+    /// YAML spelling.
+    pub fn yaml(self) -> &'static str {
+        match self {
+            SourceKind::Float => "float",
+            SourceKind::I16 => "i16",
+            SourceKind::I32 => "i32",
+            SourceKind::Literal => "literal",
+            SourceKind::Accumulator => "accumulator",
+        }
+    }
+
+    /// Whether the assembly writes the operand as a source operand (a
+    /// register, constant or literal in a source field).
+    pub fn is_explicit(self) -> bool {
+        !matches!(self, SourceKind::Accumulator)
+    }
+
+    /// The emulator's `SourceType` of the operand in an instruction of
+    /// `format`, where the emulator has one.
+    pub fn tokens(self, format: FloatFormat) -> Option<TokenStream> {
+        Some(match self {
+            SourceKind::Float => match format {
+                FloatFormat::F16 => quote!(SourceType::F16),
+                FloatFormat::F32 => quote!(SourceType::F32),
+                FloatFormat::F64 => quote!(SourceType::F64),
+            },
+            SourceKind::I16 => quote!(SourceType::I16),
+            SourceKind::I32 => quote!(SourceType::I32),
+            SourceKind::Literal | SourceKind::Accumulator => return None,
+        })
+    }
+}
+
+/// The e32 encoding of an instruction: `vop1`, `vop2` or `none` (VOP3
+/// only). Whether a given target has the e32 form is its `forms:` entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize)]
+pub enum E32 {
+    /// VOP1: one source.
+    #[serde(rename = "vop1")]
+    Vop1,
+    /// VOP2: two register sources (src0, vsrc1).
+    #[serde(rename = "vop2")]
+    Vop2,
+    /// No e32 form.
+    #[serde(rename = "none")]
+    None,
+}
+
+impl E32 {
+    /// The encoding, if any.
+    pub fn encoding(self) -> Option<Encoding> {
+        match self {
+            E32::Vop1 => Some(Encoding::Vop1),
+            E32::Vop2 => Some(Encoding::Vop2),
+            E32::None => None,
+        }
+    }
+}
+
+/// One instruction of `isa-spec/instructions/valu.yaml`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InstructionDef {
+    /// Position in the file: the order of `Opcode`.
+    pub index: usize,
+    /// LLVM's mnemonic without suffix (`v_fract_f16`), the `forms:` key.
+    pub mnemonic: String,
+    /// The kernel it runs.
+    pub operation: Operation,
+    /// The result format.
+    pub format: FloatFormat,
+    /// Its source operands, in operand order.
+    pub sources: Vec<SourceKind>,
+    /// Its e32 encoding (VOP1, VOP2) or `None` (VOP3 only).
+    pub e32: Option<Encoding>,
+    /// An SDWA form on targets whose family has SDWA.
+    pub sdwa: bool,
+    /// What it computes, one line (the `Opcode` variant's doc).
+    pub doc: String,
+    /// Where it was written.
+    pub origin: Origin,
+}
+
+/// An instruction of the loaded table. Cheap to clone; equal, ordered and
+/// hashed by its position in `isa-spec/instructions/valu.yaml`.
+#[derive(Clone, Debug)]
+pub struct Instruction(pub std::sync::Arc<InstructionDef>);
+
+impl std::ops::Deref for Instruction {
+    type Target = InstructionDef;
+    fn deref(&self) -> &InstructionDef {
+        &self.0
+    }
+}
+
+impl PartialEq for Instruction {
+    fn eq(&self, other: &Instruction) -> bool {
+        (self.index, &self.mnemonic) == (other.index, &other.mnemonic)
+    }
+}
+
+impl Eq for Instruction {}
+
+impl std::hash::Hash for Instruction {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        (self.index, &self.mnemonic).hash(h);
+    }
+}
+
+impl Ord for Instruction {
+    fn cmp(&self, other: &Instruction) -> std::cmp::Ordering {
+        (self.index, &self.mnemonic).cmp(&(other.index, &other.mnemonic))
+    }
+}
+
+impl PartialOrd for Instruction {
+    fn partial_cmp(&self, other: &Instruction) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Instruction {
+    /// The mnemonic (`v_fract_f16`), also the `forms:` key.
+    pub fn mnemonic(&self) -> &str {
+        &self.mnemonic
+    }
+
+    /// The `Opcode` variant's name (`FractF16`): the mnemonic without
+    /// `v_`, each `_`-separated word capitalised.
+    pub fn variant(&self) -> String {
+        let name = self.mnemonic.strip_prefix("v_").unwrap_or(&self.mnemonic);
+        name.split('_')
+            .map(|w| {
+                let mut c = w.chars();
+                c.next().map_or_else(String::new, |f| {
+                    f.to_ascii_uppercase().to_string() + c.as_str()
+                })
+            })
+            .collect()
+    }
+
+    /// The emulator's `Opcode` (`Opcode::FractF16`).
+    pub fn opcode(&self) -> TokenStream {
+        let v = proc_macro2::Ident::new(&self.variant(), proc_macro2::Span::call_site());
+        quote!(Opcode::#v)
     }
 
     /// The kernel's operation and format (`Fract, F16`): the type
     /// arguments of `exec::execute`.
-    pub fn kernel(self) -> TokenStream {
-        let operation = if self.is_ldexp() {
-            quote!(Ldexp)
-        } else {
-            quote!(Fract)
-        };
-        let format = match self.width() {
-            16 => quote!(F16),
-            32 => quote!(F32),
-            _ => quote!(F64),
-        };
+    pub fn kernel(&self) -> TokenStream {
+        let (operation, format) = (self.operation.kernel(), self.format.kernel());
         quote!(#operation, #format)
     }
 
-    /// The float width of the result and source (16, 32, 64).
-    pub fn width(self) -> u32 {
-        match self {
-            Instruction::FractF16 | Instruction::LdexpF16 => 16,
-            Instruction::FractF32 | Instruction::LdexpF32 => 32,
-            Instruction::FractF64 | Instruction::LdexpF64 => 64,
-        }
+    /// The float width of the result (16, 32, 64).
+    pub fn width(&self) -> u32 {
+        self.format.width()
     }
 
-    /// LDEXP: a second (exponent) source.
-    pub fn is_ldexp(self) -> bool {
-        matches!(
-            self,
-            Instruction::LdexpF16 | Instruction::LdexpF32 | Instruction::LdexpF64
-        )
+    /// The number of source operands written in the assembly.
+    pub fn explicit_sources(&self) -> usize {
+        self.sources.iter().filter(|s| s.is_explicit()).count()
     }
 
     /// The encodings in scope for this instruction on a target.
-    pub fn encodings(self, target_has_sdwa: bool) -> Vec<Encoding> {
-        // TABLE lists the instructions in declaration order.
-        let (_, e32, sdwa) = Instruction::TABLE[self as usize];
-        e32.into_iter()
+    pub fn encodings(&self, target_has_sdwa: bool) -> Vec<Encoding> {
+        self.e32
+            .into_iter()
             .chain([Encoding::Vop3])
-            .chain((sdwa && target_has_sdwa).then_some(Encoding::Sdwa))
+            .chain((self.sdwa && target_has_sdwa).then_some(Encoding::Sdwa))
             .collect()
+    }
+}
+
+/// A group of mnemonics the emulator recognises but does not model.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotModelled {
+    /// Why, as `asm` and `eval` say it.
+    pub reason: String,
+    /// Whole mnemonics without suffix.
+    pub names: Vec<String>,
+    /// Mnemonic prefixes covering a group (`v_pk_`).
+    pub prefixes: Vec<String>,
+}
+
+impl NotModelled {
+    /// Whether the mnemonic `name` (without suffix) is in the group.
+    pub fn covers(&self, name: &str) -> bool {
+        self.names.iter().any(|n| n == name)
+            || self.prefixes.iter().any(|p| name.starts_with(p.as_str()))
+    }
+}
+
+/// The instruction set: `isa-spec/instructions/valu.yaml`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InstructionSet {
+    /// Workspace-relative path of the file.
+    pub path: String,
+    /// Every modelled instruction, in file order.
+    pub instructions: Vec<Instruction>,
+    /// The names refused as not modelled.
+    pub not_modelled: Vec<NotModelled>,
+}
+
+impl InstructionSet {
+    /// The instruction whose mnemonic is `name`.
+    pub fn get(&self, name: &str) -> Option<&Instruction> {
+        self.instructions.iter().find(|i| i.mnemonic == name)
+    }
+
+    /// The not-modelled group covering `name`.
+    pub fn not_modelled(&self, name: &str) -> Option<&NotModelled> {
+        self.not_modelled.iter().find(|n| n.covers(name))
     }
 }
 
@@ -687,7 +936,7 @@ impl Encoding {
 }
 
 /// One instruction form of a target.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Form {
     /// The instruction.
     pub instruction: Instruction,
@@ -833,6 +1082,8 @@ pub struct Input {
 pub struct Model {
     /// All input files, sorted by path.
     pub inputs: Vec<Input>,
+    /// The instruction set.
+    pub instructions: InstructionSet,
     /// One entry per family file, in [`Name`] order.
     pub families: Vec<FamilyModel>,
     /// One entry per target file, in [`Name`] order.

@@ -9,8 +9,8 @@ use crate::error::{Loc, SpecError};
 use crate::model::{
     BoundCtrlZero, ClampNan, DppBase, DppBcastLowRows, DppControlSet, DppInactiveSource,
     DppMixedHalves, DppReservedBits, DppReservedCtrl, DppShareXmask, DppZeroFill, Evidence,
-    F16DstHigh, OmodGate, SdwaConstantSel, SdwaF16DwordDst, SdwaF16Output, SdwaReservedBits,
-    SnanPolicy, Vop3Offset,
+    F16DstHigh, FloatFormat, OmodGate, Operation, SdwaConstantSel, SdwaF16DwordDst, SdwaF16Output,
+    SdwaReservedBits, SnanPolicy, SourceKind, Vop3Offset, E32,
 };
 
 /// One file: a target file (`isa-spec/gfx1201.yaml`, with `target` and
@@ -114,16 +114,82 @@ pub(crate) struct RawPolicies {
     pub fract_rules: Option<Spanned<RawEvidence>>,
 }
 
-/// `forms:` one entry per instruction, mapping encoding to opcode number.
-#[derive(Debug, Default, Deserialize)]
+/// `forms:` one entry per instruction (a mnemonic of
+/// `isa-spec/instructions/valu.yaml`), mapping encoding to opcode number.
+pub(crate) type RawForms = SpannedMap<RawEncodings>;
+
+/// A YAML map with string keys, in file order, each key with its position
+/// (duplicate keys are refused by the parser).
+#[derive(Debug)]
+pub(crate) struct SpannedMap<V>(pub Vec<(Spanned<String>, Spanned<V>)>);
+
+impl<V> Default for SpannedMap<V> {
+    fn default() -> Self {
+        SpannedMap(Vec::new())
+    }
+}
+
+impl<V> SpannedMap<V> {
+    /// The entry under `key`.
+    pub fn get(&self, key: &str) -> Option<&Spanned<V>> {
+        self.0.iter().find(|(k, _)| k.value == key).map(|(_, v)| v)
+    }
+}
+
+impl<'de, V: Deserialize<'de>> Deserialize<'de> for SpannedMap<V> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visitor<V>(std::marker::PhantomData<V>);
+        impl<'de, V: Deserialize<'de>> serde::de::Visitor<'de> for Visitor<V> {
+            type Value = SpannedMap<V>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a map")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<SpannedMap<V>, A::Error> {
+                let mut entries = Vec::new();
+                while let Some(entry) = map.next_entry()? {
+                    entries.push(entry);
+                }
+                Ok(SpannedMap(entries))
+            }
+        }
+        d.deserialize_map(Visitor(std::marker::PhantomData))
+    }
+}
+
+/// `isa-spec/instructions/valu.yaml`: the instruction set.
+#[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub(crate) struct RawForms {
-    pub v_fract_f16: Option<Spanned<RawEncodings>>,
-    pub v_fract_f32: Option<Spanned<RawEncodings>>,
-    pub v_fract_f64: Option<Spanned<RawEncodings>>,
-    pub v_ldexp_f16: Option<Spanned<RawEncodings>>,
-    pub v_ldexp_f32: Option<Spanned<RawEncodings>>,
-    pub v_ldexp_f64: Option<Spanned<RawEncodings>>,
+pub(crate) struct RawInstructionFile {
+    pub instructions: SpannedMap<RawInstruction>,
+    #[serde(default)]
+    pub not_modelled: Vec<Spanned<RawNotModelled>>,
+}
+
+/// One instruction: `{operation: ldexp, format: f16, sources: [float, i16],
+/// e32: vop2, sdwa: true, doc: "..."}`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawInstruction {
+    pub operation: Spanned<Operation>,
+    pub format: Spanned<FloatFormat>,
+    pub sources: Spanned<Vec<Spanned<SourceKind>>>,
+    pub e32: Spanned<E32>,
+    pub sdwa: Spanned<bool>,
+    pub doc: Spanned<String>,
+}
+
+/// A group of names refused as not modelled, with the reason.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawNotModelled {
+    pub reason: String,
+    #[serde(default)]
+    pub names: Vec<Spanned<String>>,
+    #[serde(default)]
+    pub prefixes: Vec<Spanned<String>>,
 }
 
 /// `{vop1: 0x5f, vop3: 0x1df}`
@@ -465,7 +531,10 @@ pub(crate) fn loc_of<T>(s: &Spanned<T>) -> Option<Loc> {
 }
 
 /// Parse one file strictly.
-pub(crate) fn parse(file: &str, text: &str) -> Result<RawFile, SpecError> {
+pub(crate) fn parse<T: serde::de::DeserializeOwned>(
+    file: &str,
+    text: &str,
+) -> Result<T, SpecError> {
     let options = serde_saphyr::options! {
         duplicate_keys: DuplicateKeyPolicy::Error,
     };

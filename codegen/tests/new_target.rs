@@ -24,9 +24,10 @@ impl Drop for TempRoot {
     }
 }
 
-/// Copy every `*.yaml` of `isa-spec/` and `isa-spec/families/` to `to`.
+/// Copy every `*.yaml` of `isa-spec/` and its subdirectories (`families/`,
+/// `instructions/`) to `to`.
 fn copy_spec(to: &Path) {
-    for dir in ["isa-spec", "isa-spec/families"] {
+    for dir in ["isa-spec", "isa-spec/families", "isa-spec/instructions"] {
         std::fs::create_dir_all(to.join(dir)).unwrap();
         for entry in std::fs::read_dir(workspace_root().join(dir)).unwrap() {
             let path = entry.unwrap().path();

@@ -25,7 +25,7 @@ pub use crate::display::value;
 use crate::dpp::{Dpp, DppControl, DppLane, DppSkip, DppZero};
 use crate::error::ExecError;
 use crate::exec;
-use crate::instr::Instruction;
+use crate::instr::{Instruction, OperationKind};
 use crate::instr::{Operand, Part};
 use crate::kernels::classify::{classify_fract, classify_ldexp, FractCase, LdexpCase, Rounding};
 use crate::kernels::format::{is_nan, is_subnormal};
@@ -308,7 +308,7 @@ fn explain_format<F: Format>(
         };
         s += &format!("; {what} -> {}", show::<F>(modded));
     }
-    if instr.opcode.is_ldexp() {
+    if instr.opcode.info().src1().is_some() {
         s += &format!("; exponent src1 = {exp}");
         if F::KIND == FormatKind::F16 {
             s += " (low 16 bits as i16)";
@@ -331,7 +331,7 @@ fn explain_format<F: Format>(
     }
 
     // The operation.
-    let rounded = if instr.opcode.is_ldexp() {
+    let rounded = if instr.opcode.info().operation == OperationKind::Ldexp {
         let bits = ldexp_rounded::<F>(F::Lane::from_u64(prepared), exp, &lp).to_u64();
         let (case, r) = classify_ldexp::<F>(prepared, exp, &p);
         let text = match case {

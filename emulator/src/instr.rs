@@ -4,62 +4,151 @@
 use crate::dpp::Dpp;
 use crate::kernels::{FormatKind, Omod};
 
-/// The instructions in scope: V_FRACT (x - floor(x), in [+0, 1)) and V_LDEXP
-/// (src0 x 2^src1, rounded once), each on F16, F32 and F64
-/// (docs/semantics.md §4, §5).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Opcode {
-    /// V_FRACT_F16: the fraction x - floor(x) of an F16 source.
-    FractF16,
-    /// V_FRACT_F32: the fraction x - floor(x) of an F32 source.
-    FractF32,
-    /// V_FRACT_F64: the fraction x - floor(x) of an F64 source (a VGPR pair).
-    FractF64,
-    /// V_LDEXP_F16: F16 src0 x 2^src1, src1 read as a signed 16-bit integer.
-    LdexpF16,
-    /// V_LDEXP_F32: F32 src0 x 2^src1, src1 a signed 32-bit integer.
-    LdexpF32,
-    /// V_LDEXP_F64: F64 src0 x 2^src1, src1 a signed 32-bit integer.
-    LdexpF64,
+pub use crate::generated::instructions::{Opcode, NOT_MODELLED};
+
+/// What an instruction computes: the kernel it runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OperationKind {
+    /// V_FRACT: x - floor(x), in [+0, 1) (docs/semantics.md §4).
+    Fract,
+    /// V_LDEXP: src0 x 2^src1, rounded once (docs/semantics.md §5).
+    Ldexp,
 }
 
-impl Opcode {
-    /// Every opcode: the three V_FRACT, then the three V_LDEXP.
-    pub const ALL: [Opcode; 6] = [
-        Opcode::FractF16,
-        Opcode::FractF32,
-        Opcode::FractF64,
-        Opcode::LdexpF16,
-        Opcode::LdexpF32,
-        Opcode::LdexpF64,
-    ];
-
-    /// The format of the result and of the float source src0; it also
-    /// picks the MODE fields the instruction reads (docs/semantics.md §2).
-    pub fn format(self) -> FormatKind {
+impl OperationKind {
+    /// The kernel's name (`fract`, `ldexp`), as its `Operation::NAME`.
+    pub fn name(self) -> &'static str {
         match self {
-            Opcode::FractF16 | Opcode::LdexpF16 => FormatKind::F16,
-            Opcode::FractF32 | Opcode::LdexpF32 => FormatKind::F32,
-            Opcode::FractF64 | Opcode::LdexpF64 => FormatKind::F64,
+            OperationKind::Fract => "fract",
+            OperationKind::Ldexp => "ldexp",
+        }
+    }
+}
+
+/// The type of a source operand: decides what inline constants mean and
+/// how wide a register or literal is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SourceType {
+    /// 16-bit float.
+    F16,
+    /// 32-bit float.
+    F32,
+    /// 64-bit float (a VGPR or SGPR pair).
+    F64,
+    /// 16-bit signed integer (V_LDEXP_F16's exponent).
+    I16,
+    /// 32-bit signed integer (V_LDEXP_F32/F64's exponent).
+    I32,
+}
+
+impl SourceType {
+    /// Operand width in bits.
+    pub fn bits(self) -> u32 {
+        match self {
+            SourceType::F16 | SourceType::I16 => 16,
+            SourceType::F32 | SourceType::I32 => 32,
+            SourceType::F64 => 64,
         }
     }
 
-    /// Whether the instruction is V_LDEXP, which takes the integer exponent
-    /// operand src1; V_FRACT has src0 only.
+    /// The float format inline float constants take in this slot.
+    pub fn const_format(self) -> FormatKind {
+        match self {
+            SourceType::F16 | SourceType::I16 => FormatKind::F16,
+            SourceType::F32 | SourceType::I32 => FormatKind::F32,
+            SourceType::F64 => FormatKind::F64,
+        }
+    }
+
+    /// Whether the slot is a float (takes ABS/NEG).
+    pub fn is_float(self) -> bool {
+        matches!(self, SourceType::F16 | SourceType::F32 | SourceType::F64)
+    }
+
+    /// The float source type of `format`.
+    pub fn float(format: FormatKind) -> SourceType {
+        match format {
+            FormatKind::F16 => SourceType::F16,
+            FormatKind::F32 => SourceType::F32,
+            FormatKind::F64 => SourceType::F64,
+        }
+    }
+}
+
+/// What an opcode is, as `isa-spec/instructions/valu.yaml` describes it: the
+/// assembler, decoder, printer, validator and executor read this rather
+/// than naming opcodes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OpcodeInfo {
+    /// LLVM's mnemonic without the encoding suffix (`v_fract_f16`).
+    pub mnemonic: &'static str,
+    /// The kernel it runs.
+    pub operation: OperationKind,
+    /// The format of the result and of the float sources; it also picks
+    /// the MODE fields the instruction reads (docs/semantics.md §2).
+    pub format: FormatKind,
+    /// The source operands, src0 first (never empty).
+    pub sources: &'static [SourceType],
+    /// The e32 encoding (VOP1 or VOP2) where the instruction has one;
+    /// `None`: VOP3 only.
+    pub e32: Option<Encoding>,
+    /// An SDWA form on targets with SDWA.
+    pub sdwa: bool,
+}
+
+impl OpcodeInfo {
+    /// The type of src0.
+    pub fn src0(&self) -> SourceType {
+        // The generator checks every operation reads src0.
+        self.sources
+            .first()
+            .copied()
+            .unwrap_or(SourceType::float(self.format))
+    }
+
+    /// The type of src1, if the instruction reads one.
+    pub fn src1(&self) -> Option<SourceType> {
+        self.sources.get(1).copied()
+    }
+}
+
+/// A group of mnemonics LLVM knows that the emulator does not model
+/// (`isa-spec/instructions/valu.yaml`, `not_modelled`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NotModelled {
+    /// Whole mnemonics, without the encoding suffix.
+    pub names: &'static [&'static str],
+    /// Prefixes covering a group (`v_pk_`).
+    pub prefixes: &'static [&'static str],
+    /// Why it is not modelled.
+    pub reason: &'static str,
+}
+
+/// The reason `mnemonic` (without the encoding suffix) is not modelled, if
+/// it is in [`NOT_MODELLED`].
+pub(crate) fn not_modelled(mnemonic: &str) -> Option<&'static str> {
+    NOT_MODELLED
+        .iter()
+        .find(|g| g.names.contains(&mnemonic) || g.prefixes.iter().any(|p| mnemonic.starts_with(p)))
+        .map(|g| g.reason)
+}
+
+impl Opcode {
+    /// The format of the result and of the float source src0; it also
+    /// picks the MODE fields the instruction reads (docs/semantics.md §2).
+    pub fn format(self) -> FormatKind {
+        self.info().format
+    }
+
+    /// Whether the instruction is V_LDEXP. Kept for callers of the public
+    /// API; the crate asks [`Opcode::info`] about operands instead.
     pub fn is_ldexp(self) -> bool {
-        matches!(self, Opcode::LdexpF16 | Opcode::LdexpF32 | Opcode::LdexpF64)
+        self.info().operation == OperationKind::Ldexp
     }
 
     /// LLVM's mnemonic without the encoding suffix (`v_fract_f16`).
     pub fn mnemonic(self) -> &'static str {
-        match self {
-            Opcode::FractF16 => "v_fract_f16",
-            Opcode::FractF32 => "v_fract_f32",
-            Opcode::FractF64 => "v_fract_f64",
-            Opcode::LdexpF16 => "v_ldexp_f16",
-            Opcode::LdexpF32 => "v_ldexp_f32",
-            Opcode::LdexpF64 => "v_ldexp_f64",
-        }
+        self.info().mnemonic
     }
 }
 

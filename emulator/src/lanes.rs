@@ -226,16 +226,15 @@ fn length_error(operand: &'static str, what: &str, got: usize, want: usize) -> E
     }
 }
 
-/// The opcode of operation `O` on the format of `T`.
-fn opcode<O: Operation, T: LaneBits>() -> Opcode {
-    match (O::HAS_EXPONENT, T::FORMAT) {
-        (false, FormatKind::F16) => Opcode::FractF16,
-        (false, FormatKind::F32) => Opcode::FractF32,
-        (false, FormatKind::F64) => Opcode::FractF64,
-        (true, FormatKind::F16) => Opcode::LdexpF16,
-        (true, FormatKind::F32) => Opcode::LdexpF32,
-        (true, FormatKind::F64) => Opcode::LdexpF64,
-    }
+/// The opcode that runs kernel `O` on the format of `T`.
+fn opcode<O: Operation, T: LaneBits>() -> Result<Opcode, ExecError> {
+    Opcode::ALL
+        .into_iter()
+        .find(|o| o.info().operation.name() == O::NAME && o.format() == T::FORMAT)
+        .ok_or_else(|| ExecError::InvalidOperand {
+            operand: "src0",
+            reason: format!("no instruction runs {} on {:?}", O::NAME, T::FORMAT),
+        })
 }
 
 /// Check the request, build the instruction's policy and run the chunks.
@@ -261,7 +260,7 @@ fn run<O: Operation, T: LaneBits>(
         }
     }
     let spec = target.spec();
-    let opcode = opcode::<O, T>();
+    let opcode = opcode::<O, T>()?;
     if !spec.has_form(opcode, Encoding::Vop3) {
         return Err(ExecError::FormNotOnTarget {
             target: target.name(),

@@ -112,8 +112,8 @@ mod generated;
 pub use dpp::{Dpp, Dpp16, DppControl, DppControlKind, DppControls, DppLane, DppSkip, DppZero};
 pub use error::ExecError;
 pub use instr::{
-    DstUnused, Encoding, FloatConst, Instruction, Opcode, Operand, Part, ScalarReg, Sdwa, SdwaSel,
-    Special, SrcMods,
+    DstUnused, Encoding, FloatConst, Instruction, NotModelled, Opcode, OpcodeInfo, Operand,
+    OperationKind, Part, ScalarReg, Sdwa, SdwaSel, SourceType, Special, SrcMods, NOT_MODELLED,
 };
 pub use kernels::{ClampNan, FormatKind, Mode, Omod, OmodGate, Round, SnanPolicy};
 pub use target::{

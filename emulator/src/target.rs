@@ -6,7 +6,7 @@
 
 use core::fmt;
 use core::str::FromStr;
-use core::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use core::sync::atomic::{AtomicU16, Ordering};
 
 use crate::dpp::DppControls;
 use crate::error::ExecError;
@@ -386,6 +386,19 @@ pub struct TargetSpec {
     pub dpp_forms: &'static [DppForm],
 }
 
+/// Set in a [`TargetSpec::form_bits`] entry once it is computed.
+const COMPUTED: u16 = 1 << 15;
+
+/// The bit of a form in `encoding` (bits 0-3).
+fn form_bit(encoding: Encoding) -> u16 {
+    1 << (encoding as u16)
+}
+
+/// The bit of a DPP16 or DPP8 form on `encoding` (bits 4-11).
+fn dpp_bit(encoding: Encoding, dpp8: bool) -> u16 {
+    1 << (4 + 2 * encoding as u16 + u16::from(dpp8))
+}
+
 impl TargetSpec {
     /// The float rules a kernel policy is built from.
     pub(crate) fn float_rules(&self) -> FloatRules {
@@ -406,60 +419,58 @@ impl TargetSpec {
     }
 
     /// Whether the target has the form of `opcode` in `encoding`: the same
-    /// answer as [`TargetSpec::form`], from a per-target bit set computed
+    /// answer as [`TargetSpec::form`], from per-opcode bit sets computed
     /// once for the generated specs (a scan for any other spec).
     #[inline]
     pub fn has_form(&self, opcode: Opcode, encoding: Encoding) -> bool {
-        /// Bit `4 * opcode + encoding` per form, bit 31 once computed.
-        static MASKS: [AtomicU32; Target::ALL.len()] =
-            [const { AtomicU32::new(0) }; Target::ALL.len()];
-        let bit =
-            |opcode: Opcode, encoding: Encoding| 1u32 << (4 * opcode as u32 + encoding as u32);
         if !core::ptr::eq(self, self.target.spec()) {
             return self.form(opcode, encoding).is_some();
         }
-        let slot = &MASKS[self.target as usize];
-        let mut mask = slot.load(Ordering::Relaxed);
-        if mask == 0 {
-            mask = self
-                .forms
-                .iter()
-                .fold(1 << 31, |m, f| m | bit(f.opcode, f.encoding));
-            slot.store(mask, Ordering::Relaxed);
-        }
-        mask & bit(opcode, encoding) != 0
+        self.form_bits(opcode) & form_bit(encoding) != 0
     }
 
     /// Whether the target has `opcode` in `encoding` with DPP16 (`dpp8`
-    /// false) or DPP8: from a per-target bit set computed once for the
-    /// generated specs (a scan for any other spec), as [`TargetSpec::has_form`].
+    /// false) or DPP8: from the same bit sets as [`TargetSpec::has_form`]
+    /// (a scan for any other spec).
     #[inline]
     pub fn has_dpp_form(&self, opcode: Opcode, encoding: Encoding, dpp8: bool) -> bool {
-        /// Bit `2 * (4 * opcode + encoding) + dpp8` per form, bit 63 once
-        /// computed.
-        static MASKS: [AtomicU64; Target::ALL.len()] =
-            [const { AtomicU64::new(0) }; Target::ALL.len()];
-        let bit = |opcode: Opcode, encoding: Encoding, dpp8: bool| {
-            1u64 << (2 * (4 * opcode as u32 + encoding as u32) + u32::from(dpp8))
-        };
-        let scan = || {
-            self.dpp_forms
-                .iter()
-                .any(|f| f.opcode == opcode && f.encoding == encoding && f.dpp8 == dpp8)
-        };
         if !core::ptr::eq(self, self.target.spec()) {
-            return scan();
-        }
-        let slot = &MASKS[self.target as usize];
-        let mut mask = slot.load(Ordering::Relaxed);
-        if mask == 0 {
-            mask = self
+            return self
                 .dpp_forms
                 .iter()
-                .fold(1 << 63, |m, f| m | bit(f.opcode, f.encoding, f.dpp8));
-            slot.store(mask, Ordering::Relaxed);
+                .any(|f| f.opcode == opcode && f.encoding == encoding && f.dpp8 == dpp8);
         }
-        mask & bit(opcode, encoding, dpp8) != 0
+        self.form_bits(opcode) & dpp_bit(encoding, dpp8) != 0
+    }
+
+    /// The forms of `opcode` on this (generated) spec as bits: `form_bit`
+    /// per encoding, `dpp_bit` per DPP form, [`COMPUTED`] once the target's
+    /// row is filled.
+    fn form_bits(&self, opcode: Opcode) -> u16 {
+        static BITS: [[AtomicU16; Opcode::ALL.len()]; Target::ALL.len()] =
+            [const { [const { AtomicU16::new(0) }; Opcode::ALL.len()] }; Target::ALL.len()];
+        // Both indices are enum discriminants below the array lengths.
+        let row = &BITS[self.target as usize];
+        let slot = &row[opcode as usize];
+        let bits = slot.load(Ordering::Relaxed);
+        if bits != 0 {
+            return bits;
+        }
+        let mut all = [COMPUTED; Opcode::ALL.len()];
+        let forms = self.forms.iter().map(|f| (f.opcode, form_bit(f.encoding)));
+        let dpp = self
+            .dpp_forms
+            .iter()
+            .map(|f| (f.opcode, dpp_bit(f.encoding, f.dpp8)));
+        for (op, bit) in forms.chain(dpp) {
+            if let Some(b) = all.get_mut(op as usize) {
+                *b |= bit;
+            }
+        }
+        for (slot, bits) in row.iter().zip(all) {
+            slot.store(bits, Ordering::Relaxed);
+        }
+        all.get(opcode as usize).copied().unwrap_or(COMPUTED)
     }
 
     /// Whether the target can run a wave of `size` lanes.

@@ -147,7 +147,7 @@ pub fn check(spec: &TargetSpec, instr: &Instruction) -> Result<(), Violation> {
     if !spec.has_form(instr.opcode, enc) {
         return fail(Slot::Mnemonic, Rule::FormNotOnTarget);
     }
-    match (instr.opcode.is_ldexp(), instr.src1) {
+    match (instr.opcode.info().src1().is_some(), instr.src1) {
         (true, None) => return fail(Slot::Src1, Rule::MissingSrc1),
         (false, Some(_)) => return fail(Slot::Src1, Rule::ExtraSrc1),
         _ => {}

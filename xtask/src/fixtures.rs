@@ -47,6 +47,7 @@ pub fn main() -> std::process::ExitCode {
 /// Regenerate every target's fixture file: the targets of `isa-spec/`.
 pub fn run(root: &Path) -> Result<(), String> {
     let model = amdgpu_valu_codegen::load(root).map_err(|e| e.to_string())?;
+    let _ = INSTRUCTIONS.set(instruction_list(&model));
     let dir = root.join("tests/fixtures/encodings");
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let lines = lines();
@@ -293,14 +294,39 @@ struct Op {
     ldexp: bool,
 }
 
+/// The instructions of `isa-spec/instructions/valu.yaml` (name, width,
+/// LDEXP): set by [`run`] from its model, else read from this workspace.
+static INSTRUCTIONS: std::sync::OnceLock<Vec<(String, u32, bool)>> = std::sync::OnceLock::new();
+
+fn instruction_list(model: &amdgpu_valu_codegen::Model) -> Vec<(String, u32, bool)> {
+    model
+        .instructions
+        .instructions
+        .iter()
+        .map(|i| {
+            let ldexp = i.operation == amdgpu_valu_codegen::model::Operation::Ldexp;
+            (i.mnemonic().to_string(), i.width(), ldexp)
+        })
+        .collect()
+}
+
 /// The instructions of the forms table.
 fn ops() -> Vec<Op> {
-    amdgpu_valu_codegen::model::Instruction::TABLE
-        .iter()
-        .map(|&(i, _, _)| Op {
-            name: i.mnemonic(),
-            width: i.width(),
-            ldexp: i.is_ldexp(),
+    let all = INSTRUCTIONS.get_or_init(|| {
+        let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+        match amdgpu_valu_codegen::load(&root) {
+            Ok(model) => instruction_list(&model),
+            Err(e) => {
+                eprintln!("isa-spec does not load: {e}");
+                Vec::new()
+            }
+        }
+    });
+    all.iter()
+        .map(|(name, width, ldexp)| Op {
+            name,
+            width: *width,
+            ldexp: *ldexp,
         })
         .collect()
 }

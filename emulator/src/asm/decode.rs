@@ -1,7 +1,7 @@
 //! Machine code -> [`Instruction`]. Strict: every field must hold what the
 //! assembler would have written, so decode then encode gives the same bytes.
 
-use super::encode::{encode_with, src_types, true16, OpType};
+use super::encode::{encode_with, true16, OpType};
 use super::tables::{Field, TargetEncoding};
 use super::target_encoding;
 use super::DecodeError;
@@ -327,7 +327,7 @@ fn decode_e32(
             op,
         });
     };
-    let (t0, t1) = src_types(opcode);
+    let (t0, t1) = (opcode.info().src0(), opcode.info().src1());
     let dst = e32_vgpr(te, vdst, t0);
     let mut dpp = None;
     let mut src0_mods = SrcMods::default();
@@ -393,7 +393,7 @@ fn decode_vop3(
         });
     };
     let w1 = w.get(4, 8)?;
-    let (t0, t1) = src_types(opcode);
+    let (t0, t1) = (opcode.info().src0(), opcode.info().src1());
     let abs = l.abs.get(w0);
     let neg = l.neg.get(w1);
     if abs & !1 != 0 {
@@ -549,7 +549,7 @@ fn decode_sdwa(
             switch: "sdwa_reserved_bits",
         });
     }
-    let (t0, t1) = src_types(opcode);
+    let (t0, t1) = (opcode.info().src0(), opcode.info().src1());
     let src_of = |code: u32, scalar: bool, ty: OpType, field: &'static str| -> Res<Operand> {
         if scalar {
             operand(te, code, ty, field).map_err(|v| reserved(4, field, v))

@@ -6,7 +6,7 @@
 //! The field positions, markers and each target's controls come from
 //! `isa-spec/` ([`super::tables::Dpp16Layout`], [`crate::target::DppSpec`]).
 
-use super::encode::{e32_vgpr, src_types};
+use super::encode::e32_vgpr;
 use super::lex::{fail, Cursor, Num, Res};
 use super::tables::TargetEncoding;
 use super::{EncodeError, Slot};
@@ -23,7 +23,7 @@ pub(super) fn encode_dpp(
     words: &mut Vec<u32>,
 ) -> Result<(), EncodeError> {
     let fam = te.family;
-    let (t0, _) = src_types(instr.opcode);
+    let t0 = instr.opcode.info().src0();
     let Operand::Vgpr { index, part } = instr.src0 else {
         return Err(EncodeError {
             slot: Slot::Src0,

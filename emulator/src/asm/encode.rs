@@ -5,63 +5,12 @@
 use super::tables::{FamilyEncoding, TargetEncoding};
 use super::target_encoding;
 use super::{EncodeError, Slot};
-use crate::instr::{Encoding, FloatConst, Instruction, Opcode, Operand, Part, ScalarReg, Special};
-use crate::kernels::FormatKind;
+use crate::instr::{Encoding, FloatConst, Instruction, Operand, Part, ScalarReg, Special};
 use crate::target::Target;
 use crate::validate::{Rule, Violation};
 
-/// The type of an operand slot: decides what inline constants mean and how
-/// wide a register or literal is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum OpType {
-    /// 16-bit float.
-    F16,
-    /// 32-bit float.
-    F32,
-    /// 64-bit float.
-    F64,
-    /// 16-bit integer (V_LDEXP_F16's exponent).
-    I16,
-    /// 32-bit integer (V_LDEXP_F32/F64's exponent).
-    I32,
-}
-
-impl OpType {
-    /// Operand width in bits.
-    pub(crate) fn bits(self) -> u32 {
-        match self {
-            OpType::F16 | OpType::I16 => 16,
-            OpType::F32 | OpType::I32 => 32,
-            OpType::F64 => 64,
-        }
-    }
-
-    /// The float format inline float constants take in this slot.
-    pub(crate) fn const_format(self) -> FormatKind {
-        match self {
-            OpType::F16 | OpType::I16 => FormatKind::F16,
-            OpType::F32 | OpType::I32 => FormatKind::F32,
-            OpType::F64 => FormatKind::F64,
-        }
-    }
-
-    /// Whether the slot is a float (takes ABS/NEG).
-    pub(crate) fn is_float(self) -> bool {
-        matches!(self, OpType::F16 | OpType::F32 | OpType::F64)
-    }
-}
-
-/// The types of (src0, src1) of `opcode`.
-pub(crate) fn src_types(opcode: Opcode) -> (OpType, Option<OpType>) {
-    match opcode {
-        Opcode::FractF16 => (OpType::F16, None),
-        Opcode::FractF32 => (OpType::F32, None),
-        Opcode::FractF64 => (OpType::F64, None),
-        Opcode::LdexpF16 => (OpType::F16, Some(OpType::I16)),
-        Opcode::LdexpF32 => (OpType::F32, Some(OpType::I32)),
-        Opcode::LdexpF64 => (OpType::F64, Some(OpType::I32)),
-    }
-}
+/// The type of an operand slot (see [`SourceType`]).
+pub(crate) use crate::instr::SourceType as OpType;
 
 /// Whether the raw value `v` (a 16/32-bit value, or for F64 the full 64 bits)
 /// is an inline constant in a slot of type `ty`.
@@ -307,7 +256,7 @@ pub(crate) fn validate(te: &TargetEncoding, instr: &Instruction) -> Result<(), E
             "not a valid operand: sext applies to integer operands",
         ));
     }
-    if true16(te, src_types(instr.opcode).0) {
+    if true16(te, instr.opcode.info().src0()) {
         check_half_style(instr)?;
     }
     Ok(())
@@ -464,7 +413,7 @@ fn encode_e32(
 ) -> Result<Option<Lit>, EncodeError> {
     let fam = te.family;
     let op = u32::from(te.op(instr.opcode, instr.encoding).unwrap_or(0));
-    let (t0, t1) = src_types(instr.opcode);
+    let (t0, t1) = (instr.opcode.info().src0(), instr.opcode.info().src1());
     let Operand::Vgpr { index, part } = instr.dst else {
         return Err(err(Slot::Dst, "the destination must be a VGPR"));
     };
@@ -508,7 +457,7 @@ fn check_vop3_sources(te: &TargetEncoding, instr: &Instruction) -> Result<(), En
     let mut specials: Vec<Special> = Vec::new();
     let mut literal: Option<u64> = None;
     let mut bus = 0;
-    let (t0, t1) = src_types(instr.opcode);
+    let (t0, t1) = (instr.opcode.info().src0(), instr.opcode.info().src1());
     let wide = [t0.bits() == 64, t1.is_some_and(|t| t.bits() == 64)];
     for (i, (slot, op)) in [(Slot::Src0, Some(instr.src0)), (Slot::Src1, instr.src1)]
         .into_iter()
@@ -565,7 +514,7 @@ fn encode_vop3(
     let fam = te.family;
     let l = fam.vop3;
     let op = u32::from(te.op(instr.opcode, instr.encoding).unwrap_or(0));
-    let (t0, t1) = src_types(instr.opcode);
+    let (t0, t1) = (instr.opcode.info().src0(), instr.opcode.info().src1());
     check_vop3_sources(te, instr)?;
     let Operand::Vgpr { index, part } = instr.dst else {
         return Err(err(Slot::Dst, "the destination must be a VGPR"));
@@ -648,7 +597,7 @@ fn encode_sdwa(
         ));
     };
     let op = u32::from(te.op(instr.opcode, instr.encoding).unwrap_or(0));
-    let (t0, t1) = src_types(instr.opcode);
+    let (t0, t1) = (instr.opcode.info().src0(), instr.opcode.info().src1());
     let Operand::Vgpr { index, .. } = instr.dst else {
         return Err(err(Slot::Dst, "the destination must be a VGPR"));
     };

@@ -1,9 +1,9 @@
 //! [`Instruction`] -> text in LLVM's canonical spelling (what
 //! `llvm-mc --disassemble` prints).
 
-use super::encode::{inline_value, literal_is_inline, src_types, true16, OpType};
+use super::encode::{inline_value, literal_is_inline, true16, OpType};
 use super::target_encoding;
-use crate::instr::{Encoding, FloatConst, Instruction, Opcode, Operand, Part, ScalarReg, SrcMods};
+use crate::instr::{Encoding, FloatConst, Instruction, Operand, Part, ScalarReg, SrcMods};
 use crate::kernels::{FormatKind, Omod};
 use crate::target::Target;
 
@@ -113,9 +113,15 @@ fn source(op: Operand, mods: SrcMods, ty: OpType, halves: bool) -> String {
 /// as `v[2:3]`, literals in hex, modifiers in LLVM's order.
 pub fn disassemble(target: Target, instr: &Instruction) -> String {
     let te = target_encoding(target);
-    let (t0, t1) = src_types(instr.opcode);
+    let (t0, t1) = (instr.opcode.info().src0(), instr.opcode.info().src1());
     let halves = true16(te, t0);
-    let vop3_only = matches!(instr.opcode, Opcode::LdexpF32 | Opcode::LdexpF64);
+    // LLVM writes no `_e64` on an instruction without an e32 form.
+    let vop3_only = instr
+        .opcode
+        .info()
+        .e32
+        .and_then(|e| te.op(instr.opcode, e))
+        .is_none();
     let suffix = match instr.encoding {
         _ if instr.dpp.is_some() => super::dpp::suffix(instr.encoding),
         Encoding::Vop3 if vop3_only => "",

@@ -9,7 +9,7 @@
 //! with the encoder (and so with [`crate::validate::check`]).
 
 use super::dpp::{dpp_of, takes_no_value, DppMods};
-use super::encode::{encode_with, src_types, OpType};
+use super::encode::{encode_with, OpType};
 use super::lex::{fail, is_ident, operand, Atom, Cursor, Parsed, Reg, Res};
 use super::operands::{reg_operand, source};
 use super::tables::TargetEncoding;
@@ -211,7 +211,16 @@ enum Suffix {
 
 fn mnemonic(text: &str) -> Option<(Opcode, Suffix)> {
     let lower = text.to_ascii_lowercase();
-    let (base, suffix) = if let Some(b) = lower.strip_suffix("_e64_dpp") {
+    let (base, suffix) = split_suffix(&lower);
+    Opcode::ALL
+        .into_iter()
+        .find(|o| o.mnemonic() == base)
+        .map(|o| (o, suffix))
+}
+
+/// The mnemonic without its encoding suffix, and the suffix.
+fn split_suffix(lower: &str) -> (&str, Suffix) {
+    if let Some(b) = lower.strip_suffix("_e64_dpp") {
         (b, Suffix::E64Dpp)
     } else if let Some(b) = lower.strip_suffix("_e32_dpp") {
         (b, Suffix::E32Dpp)
@@ -224,12 +233,20 @@ fn mnemonic(text: &str) -> Option<(Opcode, Suffix)> {
     } else if let Some(b) = lower.strip_suffix("_sdwa") {
         (b, Suffix::Sdwa)
     } else {
-        (lower.as_str(), Suffix::None)
-    };
-    Opcode::ALL
-        .into_iter()
-        .find(|o| o.mnemonic() == base)
-        .map(|o| (o, suffix))
+        (lower, Suffix::None)
+    }
+}
+
+/// The error for a mnemonic that names no modelled instruction: LLVM's
+/// "invalid instruction", unless `isa-spec/instructions/valu.yaml` lists it as
+/// not modelled, which says so with the reason.
+fn unknown_mnemonic(name: &str) -> String {
+    let lower = name.to_ascii_lowercase();
+    let (base, _) = split_suffix(&lower);
+    match crate::instr::not_modelled(base) {
+        Some(reason) => format!("{base} is not modelled: {reason}"),
+        None => "invalid instruction".into(),
+    }
 }
 
 /// Parse one line of assembly for `target` into a typed instruction.
@@ -280,7 +297,7 @@ fn parse_line(target: Target, text: &str) -> Result<Instruction, AsmError> {
         return fail(mcol, "expected an instruction mnemonic");
     }
     let Some((opcode, suffix)) = mnemonic(name) else {
-        return fail(mcol, "invalid instruction");
+        return fail(mcol, unknown_mnemonic(name));
     };
     let mut ops: Vec<Parsed> = Vec::new();
     c.ws();
@@ -305,7 +322,7 @@ fn parse_line(target: Target, text: &str) -> Result<Instruction, AsmError> {
         .iter()
         .any(|f| f.opcode == opcode);
     modifiers(te, &mut c, &mut mods)?;
-    let (_, t1) = src_types(opcode);
+    let t1 = opcode.info().src1();
     let want = if t1.is_some() { 3 } else { 2 };
     if ops.len() < want {
         return fail(mcol, "too few operands for instruction");
@@ -364,7 +381,7 @@ fn build(
             format!("{what} variant of this instruction is not supported"),
         );
     }
-    let (t0, t1) = src_types(opcode);
+    let (t0, t1) = (opcode.info().src0(), opcode.info().src1());
     let e32 = matches!(enc, Encoding::Vop1 | Encoding::Vop2);
     // Modifiers each encoding can take.
     if enc != Encoding::Sdwa {
@@ -474,22 +491,20 @@ fn missing_variant(te: &TargetEncoding, opcode: Opcode, suffix: Suffix) -> Optio
     let has = |enc: Encoding| {
         spec.has_dpp_form(opcode, enc, false) || spec.has_dpp_form(opcode, enc, true)
     };
-    let e32 = if opcode.is_ldexp() {
-        Encoding::Vop2
-    } else {
-        Encoding::Vop1
-    };
+    let e32 = opcode.info().e32;
     match suffix {
-        Suffix::E32Dpp if opcode.is_ldexp() || super::encode::true16(te, src_types(opcode).0) => {
+        Suffix::E32Dpp
+            if e32 != Some(Encoding::Vop1) || super::encode::true16(te, opcode.info().src0()) =>
+        {
             Some("invalid instruction")
         }
-        Suffix::Dpp | Suffix::E32Dpp if !has(e32) => {
+        Suffix::Dpp | Suffix::E32Dpp if !e32.is_some_and(has) => {
             Some("dpp variant of this instruction is not supported")
         }
         Suffix::E64Dpp if !has(Encoding::Vop3) => {
             Some("e64_dpp variant of this instruction is not supported")
         }
-        Suffix::E32 if te.op(opcode, e32).is_none() => {
+        Suffix::E32 if e32.and_then(|e| te.op(opcode, e)).is_none() => {
             Some("e32 variant of this instruction is not supported")
         }
         _ => None,
@@ -527,10 +542,10 @@ fn parse_dpp(
     let dpp8 = matches!(dpp, Dpp::Dpp8 { .. });
     let mut first_err: Option<AsmError> = None;
     for &enc in candidates {
-        let enc = if enc == Encoding::Vop1 && opcode.is_ldexp() {
-            Encoding::Vop2
-        } else {
-            enc
+        // Vop1 stands for the instruction's e32 encoding.
+        let enc = match (enc, opcode.info().e32) {
+            (Encoding::Vop1, Some(e32)) => e32,
+            _ => enc,
         };
         if !spec.has_dpp_form(opcode, enc, dpp8) {
             let what = if enc == Encoding::Vop3 {
@@ -576,7 +591,7 @@ fn build_dpp(
     let spec = te.target.spec();
     let ctrl_col = mods.dpp.ctrl.map_or(mcol, |x| x.0);
     let e32 = enc != Encoding::Vop3;
-    let (t0, _) = src_types(opcode);
+    let t0 = opcode.info().src0();
     if let (Dpp::Dpp16(d), Some(f64c)) = (
         dpp,
         (t0.bits() == 64).then_some(spec.dpp.f64_controls.value),
@@ -649,7 +664,7 @@ fn build_dpp(
         }
     }
     // LLVM takes and drops `sext` on a 16-bit exponent.
-    if let (Some(p), (_, Some(OpType::I16))) = (ops.get_mut(2), src_types(opcode)) {
+    if let (Some(p), Some(OpType::I16)) = (ops.get_mut(2), opcode.info().src1()) {
         p.sext = false;
     }
     let base = build(te, opcode, enc, &ops, mods, mcol)?;

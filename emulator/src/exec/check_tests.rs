@@ -6,9 +6,10 @@
 
 use super::{plainly_valid, validate};
 use crate::instr::{
-    DstUnused, Encoding, FloatConst, Instruction, Opcode, Operand, Part, ScalarReg, Sdwa, SdwaSel,
-    SrcMods,
+    DstUnused, Encoding, FloatConst, Instruction, Opcode, Operand, OperationKind, Part, ScalarReg,
+    Sdwa, SdwaSel, SrcMods,
 };
+use crate::kernels::FormatKind as K;
 use crate::kernels::{Fract, Ldexp};
 use crate::kernels::{Omod, F16, F32, F64};
 use crate::target::{Target, TargetSpec, WaveSize};
@@ -16,13 +17,15 @@ use crate::test_rng::Rng;
 use crate::wave::Wave;
 
 fn pre_check(spec: &TargetSpec, wave: &Wave, instr: &Instruction) -> bool {
-    match instr.opcode {
-        Opcode::FractF16 => plainly_valid::<Fract, F16>(spec, wave, instr),
-        Opcode::FractF32 => plainly_valid::<Fract, F32>(spec, wave, instr),
-        Opcode::FractF64 => plainly_valid::<Fract, F64>(spec, wave, instr),
-        Opcode::LdexpF16 => plainly_valid::<Ldexp, F16>(spec, wave, instr),
-        Opcode::LdexpF32 => plainly_valid::<Ldexp, F32>(spec, wave, instr),
-        Opcode::LdexpF64 => plainly_valid::<Ldexp, F64>(spec, wave, instr),
+    use OperationKind::{Fract as FRACT, Ldexp as LDEXP};
+    let info = instr.opcode.info();
+    match (info.operation, info.format) {
+        (FRACT, K::F16) => plainly_valid::<Fract, F16>(spec, wave, instr),
+        (FRACT, K::F32) => plainly_valid::<Fract, F32>(spec, wave, instr),
+        (FRACT, K::F64) => plainly_valid::<Fract, F64>(spec, wave, instr),
+        (LDEXP, K::F16) => plainly_valid::<Ldexp, F16>(spec, wave, instr),
+        (LDEXP, K::F32) => plainly_valid::<Ldexp, F32>(spec, wave, instr),
+        (LDEXP, K::F64) => plainly_valid::<Ldexp, F64>(spec, wave, instr),
     }
 }
 
@@ -158,7 +161,7 @@ fn random_instruction(r: &mut Rng) -> Instruction {
         encoding,
         dst: op(r),
         src0: op(r),
-        src1: if opcode.is_ldexp() != r.one_in(10) {
+        src1: if opcode.info().src1().is_some() != r.one_in(10) {
             Some(op(r))
         } else {
             None
@@ -240,13 +243,15 @@ fn dpp_pre_check_is_the_base_instructions() {
         };
         for size in [WaveSize::Wave32, WaveSize::Wave64] {
             let wave = Wave::new(size);
-            let dpp = match instr.opcode {
-                Opcode::FractF16 => plainly_valid_but_dpp::<Fract, F16>(spec, &wave, &instr, e32),
-                Opcode::FractF32 => plainly_valid_but_dpp::<Fract, F32>(spec, &wave, &instr, e32),
-                Opcode::FractF64 => plainly_valid_but_dpp::<Fract, F64>(spec, &wave, &instr, e32),
-                Opcode::LdexpF16 => plainly_valid_but_dpp::<Ldexp, F16>(spec, &wave, &instr, e32),
-                Opcode::LdexpF32 => plainly_valid_but_dpp::<Ldexp, F32>(spec, &wave, &instr, e32),
-                Opcode::LdexpF64 => plainly_valid_but_dpp::<Ldexp, F64>(spec, &wave, &instr, e32),
+            use OperationKind::{Fract as FRACT, Ldexp as LDEXP};
+            let info = instr.opcode.info();
+            let dpp = match (info.operation, info.format) {
+                (FRACT, K::F16) => plainly_valid_but_dpp::<Fract, F16>(spec, &wave, &instr, e32),
+                (FRACT, K::F32) => plainly_valid_but_dpp::<Fract, F32>(spec, &wave, &instr, e32),
+                (FRACT, K::F64) => plainly_valid_but_dpp::<Fract, F64>(spec, &wave, &instr, e32),
+                (LDEXP, K::F16) => plainly_valid_but_dpp::<Ldexp, F16>(spec, &wave, &instr, e32),
+                (LDEXP, K::F32) => plainly_valid_but_dpp::<Ldexp, F32>(spec, &wave, &instr, e32),
+                (LDEXP, K::F64) => plainly_valid_but_dpp::<Ldexp, F64>(spec, &wave, &instr, e32),
             };
             assert_eq!(dpp, pre_check(spec, &wave, &base), "{target} {instr:?}");
             accepted += usize::from(dpp);

@@ -19,7 +19,7 @@ pub(crate) use write::fault;
 
 use crate::asm::Slot;
 use crate::error::ExecError;
-use crate::instr::{Encoding, Instruction, Operand, Part};
+use crate::instr::{Encoding, Instruction, Operand, OperationKind, Part};
 use crate::kernels::{Format, Modifiers, Policy};
 use crate::kernels::{Fract, Ldexp, Operation, WaveIo};
 use crate::target::{SdwaReservedBits, TargetSpec};
@@ -41,8 +41,9 @@ pub fn execute<O: Operation, F: Format>(
     wave: &mut Wave,
     instr: &Instruction,
 ) -> Result<(), ExecError> {
-    // There are two operations, told apart by LDEXP's exponent operand.
-    if instr.opcode.is_ldexp() != O::HAS_EXPONENT || instr.opcode.format() != F::KIND {
+    // The kernel must be the opcode's: the same operands and format.
+    let info = instr.opcode.info();
+    if info.operation.name() != O::NAME || info.format != F::KIND {
         return Err(ExecError::OperationMismatch {
             opcode: instr.opcode,
             operation: O::NAME,
@@ -140,10 +141,9 @@ pub fn lane_sources<F: Format>(
     let shift = read_float_source::<F>(spec, wave, instr, &mut lo[..lanes], &mut hi[..wide])?;
     if let Some(d) = instr.dpp {
         // The source lane's raw words, or 0 (docs/semantics.md §11).
-        let plan = if instr.opcode.is_ldexp() {
-            dpp::plan::<Ldexp, F>(spec, wave, instr, d)?
-        } else {
-            dpp::plan::<Fract, F>(spec, wave, instr, d)?
+        let plan = match instr.opcode.info().operation {
+            OperationKind::Ldexp => dpp::plan::<Ldexp, F>(spec, wave, instr, d)?,
+            OperationKind::Fract => dpp::plan::<Fract, F>(spec, wave, instr, d)?,
         };
         plan.gather(&mut lo[..lanes], &mut hi[..wide]);
     }
@@ -172,13 +172,15 @@ pub(crate) fn dpp_lanes(
     let Some(d) = instr.dpp else {
         return Ok(None);
     };
-    match (instr.opcode.is_ldexp(), instr.opcode.format()) {
-        (false, K::F16) => dpp::check::<Fract, F16>(spec, wave, instr, d),
-        (false, K::F32) => dpp::check::<Fract, F32>(spec, wave, instr, d),
-        (false, K::F64) => dpp::check::<Fract, F64>(spec, wave, instr, d),
-        (true, K::F16) => dpp::check::<Ldexp, F16>(spec, wave, instr, d),
-        (true, K::F32) => dpp::check::<Ldexp, F32>(spec, wave, instr, d),
-        (true, K::F64) => dpp::check::<Ldexp, F64>(spec, wave, instr, d),
+    use OperationKind::{Fract as FRACT, Ldexp as LDEXP};
+    let info = instr.opcode.info();
+    match (info.operation, info.format) {
+        (FRACT, K::F16) => dpp::check::<Fract, F16>(spec, wave, instr, d),
+        (FRACT, K::F32) => dpp::check::<Fract, F32>(spec, wave, instr, d),
+        (FRACT, K::F64) => dpp::check::<Fract, F64>(spec, wave, instr, d),
+        (LDEXP, K::F16) => dpp::check::<Ldexp, F16>(spec, wave, instr, d),
+        (LDEXP, K::F32) => dpp::check::<Ldexp, F32>(spec, wave, instr, d),
+        (LDEXP, K::F64) => dpp::check::<Ldexp, F64>(spec, wave, instr, d),
     }?;
     dpp::lane_plan(spec, wave, instr, d).map(Some)
 }
