@@ -57,13 +57,7 @@ fn instr(op: ArithOp, omod: Omod) -> ArithInstr {
 }
 
 /// One lane through the hook.
-fn run(
-    rules: &FloatRules,
-    mode: u32,
-    format: FormatKind,
-    i: ArithInstr,
-    srcs: [u64; 3],
-) -> u64 {
+fn run(rules: &FloatRules, mode: u32, format: FormatKind, i: ArithInstr, srcs: [u64; 3]) -> u64 {
     arith_lane(i, format, rules, Mode(mode), srcs).expect("in range")
 }
 
@@ -123,7 +117,10 @@ fn exact_zero_signs() {
     assert_eq!(fma(0xf2, [0, 0x3f80_0000, 0x8000_0000]), 0x8000_0000);
     // 1 x 1 - 1 cancels exactly: +0, -0 toward -inf.
     assert_eq!(fma(0xf0, [0x3f80_0000, 0x3f80_0000, 0xbf80_0000]), 0);
-    assert_eq!(fma(0xf2, [0x3f80_0000, 0x3f80_0000, 0xbf80_0000]), 0x8000_0000);
+    assert_eq!(
+        fma(0xf2, [0x3f80_0000, 0x3f80_0000, 0xbf80_0000]),
+        0x8000_0000
+    );
     // A flushed negative subnormal is -0 (MODE 0xe0: F32 inputs flushed):
     // -0 + -0 = -0.
     assert_eq!(add(0xe0, 0x8000_0001, 0x8000_0000), 0x8000_0000);
@@ -171,7 +168,13 @@ fn f16_fma_tininess_with_div2() {
     assert_eq!(fma(1), 0x0000);
     assert_eq!(fma(3), 0x0000);
     // Without OMOD and with outputs kept (0xc0), nearest: -min_normal.
-    let plain = f16(&ALWAYS, 0xc0, ArithOp::Fma, Omod::None, [0x0001, 0x3400, 0x8400]);
+    let plain = f16(
+        &ALWAYS,
+        0xc0,
+        ArithOp::Fma,
+        Omod::None,
+        [0x0001, 0x3400, 0x8400],
+    );
     assert_eq!(plain, 0x8400);
 }
 
@@ -191,9 +194,21 @@ fn f16_overflow_and_fp16_ovfl() {
     assert_eq!(mul(&GATED_QUIET, FP16_OVFL, Omod::Div2), 0x77ff);
     assert_eq!(mul(&GATED_QUIET, FP16_OVFL | IEEE, Omod::Div2), 0x7bff);
     assert_eq!(mul(&GATED_QUIET, 0, Omod::Div2), 0x7c00);
-    let fma = f16(&ALWAYS, FP16_OVFL, ArithOp::Fma, Omod::Div2, [0x3c00, 0x7bff, 0x7bff]);
+    let fma = f16(
+        &ALWAYS,
+        FP16_OVFL,
+        ArithOp::Fma,
+        Omod::Div2,
+        [0x3c00, 0x7bff, 0x7bff],
+    );
     assert_eq!(fma, 0x77ff);
-    let inf = f16(&ALWAYS, 0xf0 | FP16_OVFL, ArithOp::Mul, Omod::None, [0x7c00, 0x3c00, 0]);
+    let inf = f16(
+        &ALWAYS,
+        0xf0 | FP16_OVFL,
+        ArithOp::Mul,
+        Omod::None,
+        [0x7c00, 0x3c00, 0],
+    );
     assert_eq!(inf, 0x7c00);
     // F32 toward zero (0xf3): the largest finite value, never infinity.
     let big = f32(&ALWAYS, 0xf3, ArithOp::Add, [0x7f7f_ffff, 0x7f7f_ffff, 0]);
@@ -211,7 +226,10 @@ fn nan_rules() {
     assert_eq!(fma16(&GATED_KEEP, 0xf0, [0x0000, 0x7c00, 0x7e01]), 0xfe00);
     // 1.0 x 0xfc12 + 0x7e01: src1's signalling NaN wins.
     assert_eq!(fma16(&GATED_KEEP, 0xf0, [0x3c00, 0xfc12, 0x7e01]), 0xfc12);
-    assert_eq!(fma16(&GATED_KEEP, 0xf0 | IEEE, [0x3c00, 0xfc12, 0x7e01]), 0xfe12);
+    assert_eq!(
+        fma16(&GATED_KEEP, 0xf0 | IEEE, [0x3c00, 0xfc12, 0x7e01]),
+        0xfe12
+    );
     assert_eq!(fma16(&ALWAYS, 0xf0, [0x3c00, 0xfc12, 0x7e01]), 0xfe12);
     // F32 ADD 0x7f801abc + 0xffc00222: src0's NaN, no sNaN priority.
     let add = |rules, mode| f32(rules, mode, ArithOp::Add, [0x7f80_1abc, 0xffc0_0222, 0]);
@@ -219,16 +237,27 @@ fn nan_rules() {
     assert_eq!(add(&GATED_KEEP, 0xf0 | IEEE), 0x7fc0_1abc);
     assert_eq!(add(&ALWAYS, 0xf0), 0x7fc0_1abc);
     // SUBREV also prefers src0.
-    let subrev = f32(&ALWAYS, 0xf0, ArithOp::Subrev, [0x7fc0_0001, 0x7fc0_0002, 0]);
+    let subrev = f32(
+        &ALWAYS,
+        0xf0,
+        ArithOp::Subrev,
+        [0x7fc0_0001, 0x7fc0_0002, 0],
+    );
     assert_eq!(subrev, 0x7fc0_0001);
     // sub_nan: ieee: 1.0 - 0x7fc00001 keeps the NaN's sign.
     let sub = f32(&ALWAYS, 0xf0, ArithOp::Sub, [0x3f80_0000, 0x7fc0_0001, 0]);
     assert_eq!(sub, 0x7fc0_0001);
     // inf - inf through ADD, SUB and SUBREV; inf + inf is inf.
     let inf = 0x7f80_0000;
-    assert_eq!(f32(&ALWAYS, 0xf0, ArithOp::Add, [inf, 0xff80_0000, 0]), 0xffc0_0000);
+    assert_eq!(
+        f32(&ALWAYS, 0xf0, ArithOp::Add, [inf, 0xff80_0000, 0]),
+        0xffc0_0000
+    );
     assert_eq!(f32(&ALWAYS, 0xf0, ArithOp::Sub, [inf, inf, 0]), 0xffc0_0000);
-    assert_eq!(f32(&ALWAYS, 0xf0, ArithOp::Subrev, [inf, inf, 0]), 0xffc0_0000);
+    assert_eq!(
+        f32(&ALWAYS, 0xf0, ArithOp::Subrev, [inf, inf, 0]),
+        0xffc0_0000
+    );
     assert_eq!(f32(&ALWAYS, 0xf0, ArithOp::Add, [inf, inf, 0]), inf);
     // FMA inf x 1 - inf; F64 0 x -inf.
     assert_eq!(
@@ -262,10 +291,22 @@ fn nan_rules() {
 /// IEEE = 1 (MODE 0x200) div:2 is ignored: 1 x 2 = 2.0 (0x4000).
 #[test]
 fn omod_after_rounding() {
-    assert_eq!(f16(&ALWAYS, 0xff, ArithOp::Add, Omod::Div2, [0x8400, 0, 0]), 0x8000);
-    assert_eq!(f16(&ALWAYS, 0, ArithOp::Add, Omod::Mul4, [0x8800, 0x0480, 0]), 0x0000);
     assert_eq!(
-        f16(&GATED_QUIET, IEEE, ArithOp::Mul, Omod::Div2, [0x3c00, 0x4000, 0]),
+        f16(&ALWAYS, 0xff, ArithOp::Add, Omod::Div2, [0x8400, 0, 0]),
+        0x8000
+    );
+    assert_eq!(
+        f16(&ALWAYS, 0, ArithOp::Add, Omod::Mul4, [0x8800, 0x0480, 0]),
+        0x0000
+    );
+    assert_eq!(
+        f16(
+            &GATED_QUIET,
+            IEEE,
+            ArithOp::Mul,
+            Omod::Div2,
+            [0x3c00, 0x4000, 0]
+        ),
         0x4000
     );
     // CLAMP after OMOD: (0.75 + 0) x 2 = 1.5, clamped to 1.0.
@@ -294,9 +335,18 @@ fn source_modifiers_per_operand() {
         },
         ..ArithInstr::new(ArithOp::Add)
     };
-    assert_eq!(run(&ALWAYS, 0xf0, FormatKind::F16, i, [0xbc00, 0x4000, 0]), 0xbc00);
-    let s = ArithInstr { op: ArithOp::Sub, ..i };
-    assert_eq!(run(&ALWAYS, 0xf0, FormatKind::F16, s, [0x3c00, 0x3c00, 0]), 0x4000);
+    assert_eq!(
+        run(&ALWAYS, 0xf0, FormatKind::F16, i, [0xbc00, 0x4000, 0]),
+        0xbc00
+    );
+    let s = ArithInstr {
+        op: ArithOp::Sub,
+        ..i
+    };
+    assert_eq!(
+        run(&ALWAYS, 0xf0, FormatKind::F16, s, [0x3c00, 0x3c00, 0]),
+        0x4000
+    );
 }
 
 /// The hook refuses lanes of unequal length and encodings wider than the
@@ -305,12 +355,27 @@ fn source_modifiers_per_operand() {
 fn hook_refuses_bad_lanes() {
     let mut dst = [0u64; 2];
     let i = ArithInstr::new(ArithOp::Add);
-    let short = arith_lanes(i, FormatKind::F16, &ALWAYS, Mode(0), [&[1], &[1, 2], &[]], &mut dst);
+    let short = arith_lanes(
+        i,
+        FormatKind::F16,
+        &ALWAYS,
+        Mode(0),
+        [&[1], &[1, 2], &[]],
+        &mut dst,
+    );
     assert!(short.is_err());
     let wide = arith_lane(i, FormatKind::F16, &ALWAYS, Mode(0), [0x1_0000, 0, 0]);
     assert!(wide.is_err());
     // src2 is not read by ADD: any length.
-    assert!(arith_lanes(i, FormatKind::F32, &ALWAYS, Mode(0), [&[1, 2], &[1, 2], &[]], &mut dst).is_ok());
+    assert!(arith_lanes(
+        i,
+        FormatKind::F32,
+        &ALWAYS,
+        Mode(0),
+        [&[1, 2], &[1, 2], &[]],
+        &mut dst
+    )
+    .is_ok());
 }
 
 // ---------------------------------------------------------------------------
@@ -396,13 +461,21 @@ fn compare<F: ArithFormat>(
     bad
 }
 
-/// F16 ADD or MUL: every 16-bit src0 against `count` src1 values stepping
-/// by `stride` (odd, so the values spread over every class), under `mode`.
-fn f16_pairs(op: ArithOp, mode: u32, count: u64, stride: u64) -> usize {
+/// src1 values every F16 sweep meets: zeros, the smallest subnormal and
+/// normal of each sign, 1, the largest finite value, infinity, a quiet
+/// and a signalling NaN of each sign.
+const F16_SPECIALS: [u64; 14] = [
+    0x0000, 0x8000, 0x0001, 0x8001, 0x0400, 0x8400, 0x3c00, 0x7bff, 0xfbff, 0x7c00, 0xfc00, 0x7e01,
+    0xfd01, 0x03ff,
+];
+
+/// F16 ADD or MUL: every 16-bit src0 against each of `b` as src1, under
+/// `mode` on an always-OMOD target with no modifiers.
+fn f16_pairs(op: ArithOp, mode: u32, b: &[u64]) -> usize {
     let a: Vec<u64> = (0..=0xffff).collect();
     let mut bad = 0;
-    for j in 0..count {
-        let b = vec![(j * stride + 0x3c00) & 0xffff; a.len()];
+    for &y in b {
+        let b = vec![y; a.len()];
         bad += compare::<F16>(
             FormatKind::F16,
             SIDES[0],
@@ -415,18 +488,29 @@ fn f16_pairs(op: ArithOp, mode: u32, count: u64, stride: u64) -> usize {
     bad
 }
 
-/// Default suite: every F16 src0 against 48 strided src1 values, ADD and
-/// MUL, under MODE 0xf0 (nearest, subnormals kept) and MODE 0x18 (toward
-/// -inf for F16, F16 subnormals flushed both ways).
+/// Each (operation, MODE) of the F16 sweeps on its own thread.
+fn f16_sweep(b: &[u64]) -> usize {
+    std::thread::scope(|s| {
+        let runs: Vec<_> = [ArithOp::Add, ArithOp::Mul]
+            .into_iter()
+            .flat_map(|op| [0xf0, 0x08].map(|mode| (op, mode)))
+            .map(|(op, mode)| s.spawn(move || f16_pairs(op, mode, b)))
+            .collect();
+        runs.into_iter()
+            .map(|r| r.join().unwrap_or(usize::MAX))
+            .sum()
+    })
+}
+
+/// Default suite: every F16 src0 against the specials and 16 src1 values
+/// 4099 apart (one per 1/16 of the encodings), ADD and MUL, under MODE
+/// 0xf0 (nearest, subnormals kept) and MODE 0x08 (F16 toward -inf, F16
+/// subnormals flushed both ways).
 #[test]
 fn f16_add_mul_strided() {
-    let mut bad = 0;
-    for op in [ArithOp::Add, ArithOp::Mul] {
-        for mode in [0xf0, 0x08] {
-            bad += f16_pairs(op, mode, 48, 1367);
-        }
-    }
-    assert_eq!(bad, 0);
+    let mut b = F16_SPECIALS.to_vec();
+    b.extend((0..16).map(|j| (j * 4099 + 0x1234) & 0xffff));
+    assert_eq!(f16_sweep(&b), 0);
 }
 
 /// All 2^32 F16 pairs of ADD and MUL under MODE 0xf0 and 0x08:
@@ -435,13 +519,12 @@ fn f16_add_mul_strided() {
 #[ignore = "exhaustive: run in release"]
 fn f16_add_mul_exhaustive() {
     let t = std::time::Instant::now();
-    let mut bad = 0;
-    for op in [ArithOp::Add, ArithOp::Mul] {
-        for mode in [0xf0, 0x08] {
-            bad += f16_pairs(op, mode, 1 << 16, 1);
-        }
-    }
-    println!("F16 ADD/MUL, 2^32 pairs x 2 modes each: {bad} mismatches in {:?}", t.elapsed());
+    let all: Vec<u64> = (0..=0xffff).collect();
+    let bad = f16_sweep(&all);
+    println!(
+        "F16 ADD/MUL, 2^32 pairs under MODE 0xf0 and 0x08: {bad} mismatches in {:?}",
+        t.elapsed()
+    );
     assert_eq!(bad, 0);
 }
 
@@ -496,17 +579,21 @@ fn generated<F: ArithFormat>(format: FormatKind, width: u32, man: u32, batches: 
             clamp: bit(12) && bit(13),
         };
         let n = 64;
-        let mut srcs = [vec![0u64; n], vec![0u64; n], vec![0u64; n]];
-        for l in 0..n {
+        let mut srcs = [Vec::new(), Vec::new(), Vec::new()];
+        for _ in 0..n {
             let a = value(&mut rng, width, man);
             let b = value(&mut rng, width, man);
             let c = value(&mut rng, width, man);
-            let near = |x: u64, rng: &mut Rng| {
-                (x ^ (1 << (width - 1))).wrapping_add(rng.below(5)).wrapping_sub(2)
+            // x (or -x, `flip`) nudged by up to 2 units in the last place.
+            let near = |x: u64, flip: bool, rng: &mut Rng| {
+                (x ^ (u64::from(flip) << (width - 1)))
+                    .wrapping_add(rng.below(5))
+                    .wrapping_sub(2)
                     & (u64::MAX >> (64 - width))
             };
             let (b, c) = match (op, rng.below(3)) {
-                (ArithOp::Add | ArithOp::Sub | ArithOp::Subrev, 0) => (near(a, &mut rng), c),
+                (ArithOp::Add, 0) => (near(a, true, &mut rng), c),
+                (ArithOp::Sub | ArithOp::Subrev, 0) => (near(a, false, &mut rng), c),
                 (ArithOp::Fma, 0) => {
                     // The product rounded by the model (MUL, nearest, no
                     // flush), negated and nudged: a near cancellation.
@@ -518,13 +605,13 @@ fn generated<F: ArithFormat>(format: FormatKind, width: u32, man: u32, batches: 
                         false,
                         ArithRefMods::default(),
                     );
-                    (b, near(p, &mut rng))
+                    (b, near(p, true, &mut rng))
                 }
                 _ => (b, c),
             };
-            srcs[0][l] = a;
-            srcs[1][l] = b;
-            srcs[2][l] = c;
+            for (v, x) in srcs.iter_mut().zip([a, b, c]) {
+                v.push(x);
+            }
         }
         // (ABS/NEG may undo a planned cancellation: a plain case then.)
         bad += compare::<F>(format, side, mode, op, m, [&srcs[0], &srcs[1], &srcs[2]]);
@@ -532,11 +619,12 @@ fn generated<F: ArithFormat>(format: FormatKind, width: u32, man: u32, batches: 
     bad
 }
 
-/// Default suite: 2,000 batches of 64 generated F32 and F64 cases.
+/// Default suite: 6,000 batches of 64 generated F32 and F64 cases (and
+/// 1,000 of F16 with modifiers).
 #[test]
 fn f32_f64_generated() {
-    let bad = generated::<F32>(FormatKind::F32, 32, 23, 2000)
-        + generated::<F64>(FormatKind::F64, 64, 52, 2000)
+    let bad = generated::<F32>(FormatKind::F32, 32, 23, 6000)
+        + generated::<F64>(FormatKind::F64, 64, 52, 6000)
         + generated::<F16>(FormatKind::F16, 16, 10, 1000);
     assert_eq!(bad, 0);
 }
@@ -548,15 +636,30 @@ fn reference_reproduces_examples() {
     let none = ArithRefMods::default();
     let div2 = ArithRefMods { omod: 3, ..none };
     let r16 = |op, s, mode, m| ref_arith::<F16>(op, s, mode, TargetKind::Always, false, m);
-    assert_eq!(r16(RefOp::Fma, [0x0001, 0x0001, 0x7bff], 0xc4, none), 0x7c00);
-    assert_eq!(r16(RefOp::Fma, [0x0001, 0x3400, 0x8400], 0x40, div2), 0x8000);
-    assert_eq!(r16(RefOp::Fma, [0x0001, 0x3400, 0x8400], 0x44, div2), 0x0000);
+    assert_eq!(
+        r16(RefOp::Fma, [0x0001, 0x0001, 0x7bff], 0xc4, none),
+        0x7c00
+    );
+    assert_eq!(
+        r16(RefOp::Fma, [0x0001, 0x3400, 0x8400], 0x40, div2),
+        0x8000
+    );
+    assert_eq!(
+        r16(RefOp::Fma, [0x0001, 0x3400, 0x8400], 0x44, div2),
+        0x0000
+    );
     assert_eq!(r16(RefOp::Fma, [0, 0x7c00, 0x7e01], 0xf0, none), 0xfe00);
     assert_eq!(r16(RefOp::Add, [0x8400, 0, 0], 0xff, div2), 0x8000);
     let r32 = |op, s, mode| ref_arith::<F32>(op, s, mode, TargetKind::Always, false, none);
     assert_eq!(r32(RefOp::Mul, [0x0080_0000, 0x3f7f_ffff, 0], 0x10), 0);
-    assert_eq!(r32(RefOp::Mul, [0x0080_0000, 0x3f7f_ffff, 0], 0x30), 0x0080_0000);
-    assert_eq!(r32(RefOp::Mul, [0x0080_0000, 0x3f7f_ffff, 0], 0x33), 0x007f_ffff);
+    assert_eq!(
+        r32(RefOp::Mul, [0x0080_0000, 0x3f7f_ffff, 0], 0x30),
+        0x0080_0000
+    );
+    assert_eq!(
+        r32(RefOp::Mul, [0x0080_0000, 0x3f7f_ffff, 0], 0x33),
+        0x007f_ffff
+    );
     assert_eq!(r32(RefOp::Add, [0, 0x8000_0000, 0], 0xf2), 0x8000_0000);
     let gated = ref_arith::<F32>(
         RefOp::Add,

@@ -152,13 +152,16 @@ fn core<F: ArithFormat>(
         _ => (a, b),
     };
     // Invalid operations, before any NaN for FMA's 0 x inf.
-    let zero_times_inf = |x: u64, y: u64| {
-        (is_zero::<F>(x) && is_inf::<F>(y)) || (is_inf::<F>(x) && is_zero::<F>(y))
-    };
+    let zero_times_inf =
+        |x: u64, y: u64| (is_zero::<F>(x) && is_inf::<F>(y)) || (is_inf::<F>(x) && is_zero::<F>(y));
     if matches!(op, RefOp::Mul | RefOp::Fma) && zero_times_inf(a, b) {
         return neg_nan;
     }
-    let sources: &[u64] = if op == RefOp::Fma { &[a, b, c] } else { &[a, b] };
+    let sources: &[u64] = if op == RefOp::Fma {
+        &[a, b, c]
+    } else {
+        &[a, b]
+    };
     if let Some(&n) = sources.iter().find(|&&x| is_nan::<F>(x)) {
         return if quiet { n | F::QUIET_BIT } else { n };
     }

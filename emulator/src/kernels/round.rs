@@ -122,11 +122,7 @@ pub fn sum<F: Format>(x: Exact<F>, y: Exact<F>, p: &LanePolicy<F>) -> Exact<F> {
     // big + small lies in (big + shifted, big + shifted + 1) units when
     // sticky; big - small in (big - shifted - 1, big - shifted).
     let subtract = big_negative != small_negative;
-    let s = sel(
-        subtract,
-        big.sub(shifted).sub(sticky),
-        big.add(shifted),
-    ) | sticky;
+    let s = sel(subtract, big.sub(shifted).sub(sticky), big.add(shifted)) | sticky;
     let both_zero = (x.sig == F::Wide::ZERO) & (y.sig == F::Wide::ZERO);
     let down = p.toward_negative();
     let zero_negative = sel(
@@ -199,7 +195,11 @@ pub fn round<F: Format>(v: Exact<F>, p: &LanePolicy<F>) -> F::Lane {
     let tiny = (v.sig != zero) & below;
 
     let sign = sel(v.negative, kw::<F>(F::SIGN), zero);
-    let r = sel(overflow, widen::<F>(p.overflow(v.negative)), sign | magnitude);
+    let r = sel(
+        overflow,
+        widen::<F>(p.overflow(v.negative)),
+        sign | magnitude,
+    );
     let r = sel((tiny & p.flush_tiny) | (v.sig == zero), sign, r);
     narrow::<F>(r)
 }
