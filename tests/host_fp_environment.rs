@@ -1,5 +1,6 @@
 //! Results never depend on the host's floating-point environment: every
-//! F16 FRACT and LDEXP result is computed twice, once under the default
+//! F16 FRACT and LDEXP result, and a spread of ADD, SUB, SUBREV, MUL and FMA
+//! results in every format, is computed twice, once under the default
 //! environment and once with the host set to round toward zero with
 //! flush-to-zero and denormals-are-zero, and the bits must agree.
 
@@ -60,7 +61,60 @@ fn sweep() -> Vec<u64> {
         out.extend(run::<F32>(&f32s, exps, mode).into_iter().map(u64::from));
         out.extend(run::<F64>(&f64s, exps, mode));
     }
+    out.extend(arithmetic(&f16, &f32s, &f64s));
     out.extend(assembled_literals());
+    out
+}
+
+/// The arithmetic kernels (through the test hook): every F16 encoding as
+/// src0 against a rotated src1 and src2, and the F32/F64 spread, under
+/// nearest/kept, toward zero, toward -inf flushed, and FP16_OVFL modes.
+fn arithmetic(f16: &[u16], f32s: &[u32], f64s: &[u64]) -> Vec<u64> {
+    use amdgpu_valu::__testing::arith_lanes;
+    use amdgpu_valu::__testing::kernels::arith::{ArithInstr, ArithOp};
+    use amdgpu_valu::FormatKind;
+    let rotate = |v: &[u64], k: usize| -> Vec<u64> {
+        v.iter().cycle().skip(k).take(v.len()).copied().collect()
+    };
+    let a16: Vec<u64> = f16.iter().map(|&x| u64::from(x)).collect();
+    let a32: Vec<u64> = f32s.iter().map(|&x| u64::from(x)).collect();
+    let cases = [
+        (
+            FormatKind::F16,
+            rotate(&a16, 0),
+            rotate(&a16, 12_345),
+            rotate(&a16, 777),
+        ),
+        (
+            FormatKind::F32,
+            rotate(&a32, 0),
+            rotate(&a32, 1),
+            rotate(&a32, 2),
+        ),
+        (
+            FormatKind::F64,
+            rotate(f64s, 0),
+            rotate(f64s, 1),
+            rotate(f64s, 2),
+        ),
+    ];
+    let mut out = Vec::new();
+    for (format, a, b, c) in &cases {
+        for mode in [0xf0, 0xff, 0x0a, 0x0080_00f4] {
+            for op in ArithOp::ALL {
+                for omod in [Omod::None, Omod::Div2] {
+                    let i = ArithInstr {
+                        omod,
+                        ..ArithInstr::new(op)
+                    };
+                    let mut dst = vec![0u64; a.len()];
+                    arith_lanes(i, *format, &RULES, Mode(mode), [a, b, c], &mut dst)
+                        .expect("lanes of equal length, in range");
+                    out.extend(dst);
+                }
+            }
+        }
+    }
     out
 }
 

@@ -5,17 +5,23 @@
 
 use std::path::Path;
 
-/// Lowest first: formats, policy, the shared steps, the one kernel per
-/// operation (and `scaled`, its SDWA alternative order), the DPP gather
+/// Lowest first: formats, policy, the shared steps, the one rounding of
+/// an exact value, the one kernel per operation (and `arith`, the
+/// arithmetic kernels over slices; `scaled`, the SDWA alternative order), the DPP gather
 /// (a leaf), the lane loops, dispatch.
-const LAYERS: [&str; 12] = [
+const LAYERS: [&str; 17] = [
     "lane",
     "format",
     "policy",
     "modifiers",
+    "round",
     "classify",
     "fract",
     "ldexp",
+    "add",
+    "mul",
+    "fma",
+    "arith",
     "operation",
     "scaled",
     "gather",

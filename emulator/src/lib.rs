@@ -172,6 +172,93 @@ pub mod __testing {
         crate::generated::execute_spec(spec, wave, instr)
     }
 
+    /// Run the arithmetic kernel of `instr` (ADD, SUB, SUBREV, MUL, FMA;
+    /// not yet reachable through [`execute`](crate::execute)) in `format`
+    /// over lanes of raw encodings: `dst[i]` gets the result of lane `i` of
+    /// `srcs` (src0, src1, src2; src2 is read only by FMA) under `rules`
+    /// and `mode`, as one VOP3 instruction. Sources of another length than
+    /// `dst`, or an encoding wider than the format, are an error.
+    pub fn arith_lanes(
+        instr: kernels::arith::ArithInstr,
+        format: crate::FormatKind,
+        rules: &kernels::FloatRules,
+        mode: crate::Mode,
+        srcs: [&[u64]; 3],
+        dst: &mut [u64],
+    ) -> Result<(), crate::ExecError> {
+        use crate::kernels::{F16, F32, F64};
+        match format {
+            crate::FormatKind::F16 => arith_typed::<F16>(instr, rules, mode, srcs, dst),
+            crate::FormatKind::F32 => arith_typed::<F32>(instr, rules, mode, srcs, dst),
+            crate::FormatKind::F64 => arith_typed::<F64>(instr, rules, mode, srcs, dst),
+        }
+    }
+
+    /// One lane of [`arith_lanes`].
+    pub fn arith_lane(
+        instr: kernels::arith::ArithInstr,
+        format: crate::FormatKind,
+        rules: &kernels::FloatRules,
+        mode: crate::Mode,
+        srcs: [u64; 3],
+    ) -> Result<u64, crate::ExecError> {
+        let mut dst = [0];
+        arith_lanes(
+            instr,
+            format,
+            rules,
+            mode,
+            [&srcs[..1], &srcs[1..2], &srcs[2..]],
+            &mut dst,
+        )?;
+        Ok(dst[0])
+    }
+
+    fn arith_typed<F: kernels::Format>(
+        instr: kernels::arith::ArithInstr,
+        rules: &kernels::FloatRules,
+        mode: crate::Mode,
+        srcs: [&[u64]; 3],
+        dst: &mut [u64],
+    ) -> Result<(), crate::ExecError> {
+        const NAMES: [&str; 3] = ["src0", "src1", "src2"];
+        let limit = u64::MAX >> (64 - F::WIDTH);
+        let mut lanes: [Vec<F::Bits>; 3] = Default::default();
+        for (i, (src, lane)) in srcs.iter().zip(lanes.iter_mut()).enumerate() {
+            let name = NAMES.get(i).copied().unwrap_or("src");
+            if i >= instr.op.sources() {
+                *lane = vec![F::Bits::default(); dst.len()];
+                continue;
+            }
+            if src.len() != dst.len() {
+                return Err(crate::ExecError::InvalidOperand {
+                    operand: name,
+                    reason: format!("{} lanes for {} destination lanes", src.len(), dst.len()),
+                });
+            }
+            if let Some(x) = src.iter().find(|&&x| x > limit) {
+                return Err(crate::ExecError::InvalidOperand {
+                    operand: name,
+                    reason: format!("{x:#x} is wider than {} bits", F::WIDTH),
+                });
+            }
+            *lane = src.iter().map(|&x| F::narrow(x)).collect();
+        }
+        let mods = kernels::Modifiers {
+            omod: instr.omod,
+            clamp: instr.clamp,
+            ..kernels::Modifiers::default()
+        };
+        let p = kernels::Policy::new::<F>(rules, mode, mods);
+        let mut out = vec![F::Bits::default(); dst.len()];
+        let [a, b, c] = &lanes;
+        kernels::arith::arith_slices::<F>(instr.op, &p, instr.sources, a, b, c, &mut out);
+        for (d, o) in dst.iter_mut().zip(out) {
+            *d = F::widen(o);
+        }
+        Ok(())
+    }
+
     /// Decode `bytes` under `spec`, a target's facts possibly changed (its
     /// `dpp.reserved_bits` or `sdwa_reserved_bits`): for tests that flip
     /// a switch and show the decoding change.

@@ -13,6 +13,8 @@
 
 #![allow(dead_code)]
 
+pub mod arith;
+
 use amdgpu_valu::__testing::kernels::{F16, F32, F64};
 use rustc_apfloat::ieee::{Double, Half, Single};
 use rustc_apfloat::{Float, Round};

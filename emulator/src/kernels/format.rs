@@ -49,6 +49,10 @@ pub trait Format: Copy + 'static {
     type Bits: Copy + Default + Eq + core::fmt::Debug + Send + Sync + 'static;
     /// Integer lane the kernels compute in (`kernels::lane`).
     type Lane: super::lane::Lane;
+    /// Integer lane of at least twice the significand width plus guard
+    /// bits, for exact products and aligned sums (`kernels::round`): `u64`
+    /// for F16 and F32 (a 48-bit F32 product), `u128` for F64 (106 bits).
+    type Wide: super::lane::Lane;
     /// Which format this is.
     const KIND: FormatKind;
     /// Total width in bits.
@@ -111,6 +115,7 @@ pub struct F32;
 pub struct F64;
 
 impl Format for F16 {
+    type Wide = u64;
     type Bits = u16;
     type Lane = u32;
     const KIND: FormatKind = FormatKind::F16;
@@ -130,6 +135,7 @@ impl Format for F16 {
 }
 
 impl Format for F32 {
+    type Wide = u64;
     type Bits = u32;
     type Lane = u32;
     const KIND: FormatKind = FormatKind::F32;
@@ -149,6 +155,7 @@ impl Format for F32 {
 }
 
 impl Format for F64 {
+    type Wide = u128;
     type Bits = u64;
     type Lane = u64;
     const KIND: FormatKind = FormatKind::F64;

@@ -1,5 +1,7 @@
 //! The integer lane the kernels compute in: `u32` for F16 and F32,
-//! `u64` for F64 (see `Format::Lane`).
+//! `u64` for F64 (see `Format::Lane`), and the wide lane of the arithmetic
+//! kernels' exact products and sums: `u64` for F16 and F32, `u128` for F64
+//! (see `Format::Wide`).
 //!
 //! Every operation is total (wrapping arithmetic; a shift by a negative
 //! amount or by the width or more gives 0, as the x86 variable vector
@@ -37,12 +39,14 @@ pub trait Lane:
 
     /// A constant of the kernel (truncated to the lane width).
     fn from_u64(v: u64) -> Self;
-    /// The lane zero-extended.
+    /// The lane zero-extended (the low 64 bits of a `u128`).
     fn to_u64(self) -> u64;
     /// `self + o`, wrapping.
     fn add(self, o: Self) -> Self;
     /// `self - o`, wrapping.
     fn sub(self, o: Self) -> Self;
+    /// `self * o`, wrapping (the wide lane's exact significand products).
+    fn mul(self, o: Self) -> Self;
     /// `self << n`; 0 when `n` is negative or at least the width.
     fn shl(self, n: Self::Exp) -> Self;
     /// `self >> n` (logical); 0 when `n` is negative or at least the width.
@@ -92,6 +96,10 @@ macro_rules! lane {
                 self.wrapping_sub(o)
             }
             #[inline(always)]
+            fn mul(self, o: Self) -> Self {
+                self.wrapping_mul(o)
+            }
+            #[inline(always)]
             fn shl(self, n: $s) -> Self {
                 // Written as the select LLVM folds into vpsllv*.
                 if (n as u64) < u64::from(Self::BITS) {
@@ -130,3 +138,5 @@ macro_rules! lane {
 
 lane!(u32, i32);
 lane!(u64, i64);
+// The wide lane of F64's exact products and sums (`Format::Wide`).
+lane!(u128, i128);

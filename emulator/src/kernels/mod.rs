@@ -2,8 +2,10 @@
 //! over the lane container, and the driver that runs them over a wave.
 //!
 //! Imports run one way: `format` and `policy`; `lane` and `modifiers`
-//! (the shared steps); `fract` and `ldexp` (the one kernel of each
-//! operation) and `operation`; `gather` (the DPP lane gather, a leaf);
+//! (the shared steps); `round` (exact values in the wide lane and their
+//! one rounding); `fract`, `ldexp`, `add`, `mul` and `fma` (the one kernel
+//! of each operation) and `operation`; `arith` (the arithmetic kernels
+//! over slices, for tests until the executor runs them); `gather` (the DPP lane gather, a leaf);
 //! `lane_loop` (the loops over a wave, and the scalar path's one lane at a
 //! time); `dispatch` (which loop and which instruction-set variant runs).
 //! `classify` only describes a case for `explain`.
@@ -11,8 +13,11 @@
 //! Every function here is integer arithmetic on raw encodings; no host
 //! floating-point operation touches an emulated value.
 
+pub mod add;
+pub mod arith;
 pub mod classify;
 pub mod dispatch;
+pub mod fma;
 pub mod format;
 pub mod fract;
 pub mod gather;
@@ -20,8 +25,10 @@ pub mod lane;
 pub mod lane_loop;
 pub mod ldexp;
 pub mod modifiers;
+pub mod mul;
 pub mod operation;
 pub mod policy;
+pub mod round;
 pub mod scaled;
 
 pub use classify::{FractCase, LdexpCase, Rounding};

@@ -186,6 +186,13 @@ impl<F: Format> LanePolicy<F> {
         (self.nearest & guard & (sticky | odd)) | (directed & (guard | sticky))
     }
 
+    /// FP_ROUND is toward -inf: an exact zero sum of nonzero terms is -0
+    /// (ARITH §1.2).
+    #[inline(always)]
+    pub(super) fn toward_negative(&self) -> bool {
+        self.up_negative
+    }
+
     /// Overflow result for a value of sign `negative`: infinity or the
     /// largest finite value by FP_ROUND, or always the largest finite value
     /// when F16 overflow saturates (docs/semantics.md §5.4).
@@ -209,6 +216,34 @@ pub fn flush_input<F: Format>(x: F::Lane, p: &LanePolicy<F>) -> F::Lane {
     let mag = x & k::<F>(F::ABS_MASK);
     let subnormal = (mag != F::Lane::ZERO) & (mag < k::<F>(F::MIN_NORMAL));
     sel(p.flush_input & subnormal, x & k::<F>(F::SIGN), x)
+}
+
+/// ABS and NEG of one source of a multi-source operation (ADD, MUL, FMA),
+/// lowered to lane masks; a [`LanePolicy`] carries them for a single source.
+#[derive(Clone, Copy, Debug)]
+pub struct SourceMods<F: Format> {
+    /// ABS: `ABS_MASK`, else all ones.
+    abs_and: F::Lane,
+    /// NEG: `SIGN`, else 0.
+    neg_xor: F::Lane,
+}
+
+impl<F: Format> SourceMods<F> {
+    /// The masks of ABS `abs` and NEG `neg`.
+    #[inline]
+    pub fn new(abs: bool, neg: bool) -> SourceMods<F> {
+        SourceMods {
+            abs_and: k::<F>(if abs { F::ABS_MASK } else { u64::MAX }),
+            neg_xor: k::<F>(if neg { F::SIGN } else { 0 }),
+        }
+    }
+}
+
+/// Steps 2 and 3 for one source of a multi-source operation: its own ABS
+/// and NEG, then the input flush of the result format.
+#[inline(always)]
+pub fn prepare_operand<F: Format>(x: F::Lane, m: &SourceMods<F>, p: &LanePolicy<F>) -> F::Lane {
+    flush_input::<F>((x & m.abs_and) ^ m.neg_xor, p)
 }
 
 /// Steps 2 and 3 together: the source value an operation sees.

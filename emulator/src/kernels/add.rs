@@ -1,0 +1,79 @@
+//! V_ADD, V_SUB, V_SUBREV: one signed-magnitude addition, rounded once
+//! (ARITH §1, §5).
+//!
+//! SUB is src0 + (-src1) and SUBREV (-src0) + src1, as IEEE subtraction:
+//! the sign flip applies to a number, never to a NaN (`sub_nan: ieee`,
+//! ARITH §5.4), and the NaN priority stays src0 then src1 (the encoding's
+//! order, SUBREV included). Branch-free, as `fract.rs`.
+
+use super::format::Format;
+use super::lane::{sel, Lane};
+use super::modifiers::{k, output_modifiers, prepare_operand, LanePolicy, SourceMods};
+use super::round::{round, sum, unpack, widen};
+
+/// Which operand the sum negates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AddSign {
+    /// V_ADD: src0 + src1.
+    Add,
+    /// V_SUB: src0 - src1.
+    Sub,
+    /// V_SUBREV: src1 - src0.
+    Subrev,
+}
+
+impl AddSign {
+    /// The sign masks of src0 and src1 (`SIGN` where negated, else 0).
+    #[inline(always)]
+    fn flips<F: Format>(self) -> (F::Lane, F::Lane) {
+        let sign = k::<F>(F::SIGN);
+        let zero = F::Lane::ZERO;
+        match self {
+            AddSign::Add => (zero, zero),
+            AddSign::Sub => (zero, sign),
+            AddSign::Subrev => (sign, zero),
+        }
+    }
+}
+
+/// ADD/SUB/SUBREV of one lane, steps 2 to 7 of ARITH §9. `OUT` instantiates
+/// the output-modifier step (as for [`super::fract::fract_lane`]).
+#[inline(always)]
+pub fn add_lane<F: Format, const OUT: bool>(
+    op: AddSign,
+    src0: F::Lane,
+    src1: F::Lane,
+    mods: &[SourceMods<F>; 2],
+    p: &LanePolicy<F>,
+) -> F::Lane {
+    let a = prepare_operand::<F>(src0, &mods[0], p);
+    let b = prepare_operand::<F>(src1, &mods[1], p);
+    let r = add_rounded::<F>(op, a, b, p);
+    if OUT {
+        output_modifiers::<F>(r, p)
+    } else {
+        r
+    }
+}
+
+/// Steps 4 to 6 on prepared sources: the rounded, output-flushed sum.
+#[inline(always)]
+pub fn add_rounded<F: Format>(op: AddSign, a: F::Lane, b: F::Lane, p: &LanePolicy<F>) -> F::Lane {
+    let inf = k::<F>(F::INF);
+    let (ma, mb) = (a & k::<F>(F::ABS_MASK), b & k::<F>(F::ABS_MASK));
+    let (nan_a, nan_b) = (ma > inf, mb > inf);
+    let (flip_a, flip_b) = op.flips::<F>();
+    // IEEE subtraction negates a number, not a NaN (ARITH §5.4).
+    let a = sel(nan_a, a, a ^ flip_a);
+    let b = sel(nan_b, b, b ^ flip_b);
+    let exact = sum::<F>(unpack::<F>(widen::<F>(a)), unpack::<F>(widen::<F>(b)), p);
+    let r = round::<F>(exact, p);
+    // An infinite term gives itself; inf - inf is invalid.
+    let r = sel(mb == inf, b, r);
+    let r = sel(ma == inf, a, r);
+    let invalid = (ma == inf) & (mb == inf) & (a != b);
+    let r = sel(invalid, k::<F>(F::NEG_QUIET_NAN), r);
+    // The first NaN in encoding order, quieted per the target (ARITH §5.2).
+    let r = sel(nan_b, b | p.nan_or, r);
+    sel(nan_a, a | p.nan_or, r)
+}

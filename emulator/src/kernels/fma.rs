@@ -1,0 +1,63 @@
+//! V_FMA (and FMAC, FMAMK, FMAAK, whose operands the executor places):
+//! src0 x src1 + src2 with ONE rounding (ARITH §1.1). The product is exact
+//! in the wide lane (22, 48 or 106 bits) and the aligned sum is exact up
+//! to a sticky bit (`round::sum`). Branch-free, as `fract.rs`.
+
+use super::format::Format;
+use super::lane::{sel, Lane};
+use super::modifiers::{k, output_modifiers, prepare_operand, LanePolicy, SourceMods};
+use super::round::{product, round, sum, unpack, widen};
+
+/// FMA of one lane, steps 2 to 7 of ARITH §9 (sources in encoding order).
+/// `OUT` as for [`super::fract::fract_lane`].
+#[inline(always)]
+pub fn fma_lane<F: Format, const OUT: bool>(
+    src0: F::Lane,
+    src1: F::Lane,
+    src2: F::Lane,
+    mods: &[SourceMods<F>; 3],
+    p: &LanePolicy<F>,
+) -> F::Lane {
+    let a = prepare_operand::<F>(src0, &mods[0], p);
+    let b = prepare_operand::<F>(src1, &mods[1], p);
+    let c = prepare_operand::<F>(src2, &mods[2], p);
+    let r = fma_rounded::<F>(a, b, c, p);
+    if OUT {
+        output_modifiers::<F>(r, p)
+    } else {
+        r
+    }
+}
+
+/// Steps 4 to 6 on prepared sources: `a x b + c` rounded once and
+/// output-flushed. A zero product has the sign a XOR b and adds to `c` by
+/// the zero rules of ADD (ARITH §1.2).
+#[inline(always)]
+pub fn fma_rounded<F: Format>(a: F::Lane, b: F::Lane, c: F::Lane, p: &LanePolicy<F>) -> F::Lane {
+    let zero = F::Lane::ZERO;
+    let inf = k::<F>(F::INF);
+    let abs = k::<F>(F::ABS_MASK);
+    let (ma, mb, mc) = (a & abs, b & abs, c & abs);
+    let product_sign = (a ^ b) & k::<F>(F::SIGN);
+    let exact = sum::<F>(
+        product::<F>(unpack::<F>(widen::<F>(a)), unpack::<F>(widen::<F>(b))),
+        unpack::<F>(widen::<F>(c)),
+        p,
+    );
+    let r = round::<F>(exact, p);
+    // Infinite terms: an infinite product, else an infinite addend, gives
+    // itself; inf - inf is invalid.
+    let product_inf = (ma == inf) | (mb == inf);
+    let r = sel(mc == inf, c, r);
+    let r = sel(product_inf, product_sign | inf, r);
+    let cancel = product_inf & (mc == inf) & (product_sign != c & k::<F>(F::SIGN));
+    let r = sel(cancel, k::<F>(F::NEG_QUIET_NAN), r);
+    // NaN sources in encoding order, quieted per the target.
+    let r = sel(mc > inf, c | p.nan_or, r);
+    let r = sel(mb > inf, b | p.nan_or, r);
+    let r = sel(ma > inf, a | p.nan_or, r);
+    // 0 x inf is invalid and wins over a NaN addend [hw gfx1100, gfx1201
+    // F16 FMA] (a NaN src0 or src1 cannot be part of it).
+    let zero_times_inf = ((ma == inf) & (mb == zero)) | ((ma == zero) & (mb == inf));
+    sel(zero_times_inf, k::<F>(F::NEG_QUIET_NAN), r)
+}
