@@ -29,6 +29,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+mod common;
+
 /// The longest line a capture file may hold (docs/captures.md §2).
 const MAX_LINE: usize = 1 << 20;
 /// Peak resident memory allowed per run.
@@ -48,16 +50,13 @@ fn bin() -> OsString {
         .unwrap_or_else(|| OsString::from(env!("CARGO_BIN_EXE_amdgpu-valu")))
 }
 
-/// SplitMix64: the cases are the same on every run.
-struct Rng(u64);
+/// The suite's seeded generator (`tests/common`), with the usize draws
+/// these cases use: the cases are the same on every run.
+struct Rng(common::Rng);
 
 impl Rng {
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+        self.0.next()
     }
 
     fn below(&mut self, n: usize) -> usize {
@@ -870,7 +869,7 @@ fn a_thousand_hostile_files_and_argument_vectors() {
     .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
     .collect();
     let mut generator = Generator {
-        rng: Rng(0x4d41_4d44_2d68_6f73),
+        rng: Rng(common::Rng(0x4d41_4d44_2d68_6f73)),
         dir: &dir,
         corpus,
         files: 0,
