@@ -117,11 +117,7 @@ impl<R: BufRead> LineReader<R> {
         // One byte over the limit, and room for a `\r` before the `\n`.
         let cap = MAX_LINE_BYTES + 2;
         loop {
-            let chunk = match self.reader.fill_buf() {
-                Ok(chunk) => chunk,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            };
+            let chunk = fill(&mut self.reader)?;
             if chunk.is_empty() {
                 // The last line may lack its `\n`; its `\r` stays, as
                 // `str::lines` keeps it.
@@ -154,11 +150,7 @@ impl<R: BufRead> LineReader<R> {
     /// Skip to just after the next `\n` (or the end), keeping nothing.
     fn skip_rest(&mut self) -> io::Result<()> {
         loop {
-            let chunk = match self.reader.fill_buf() {
-                Ok(chunk) => chunk,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            };
+            let chunk = fill(&mut self.reader)?;
             if chunk.is_empty() {
                 return Ok(());
             }
@@ -219,6 +211,20 @@ fn excerpt(bytes: &[u8], start: usize) -> String {
         part.escape_ascii(),
         if end < bytes.len() { "..." } else { "" }
     )
+}
+
+/// The reader's buffered bytes, refilled when empty (empty at the end of
+/// the input), retrying reads the system interrupted.
+fn fill<R: BufRead>(reader: &mut R) -> io::Result<&[u8]> {
+    loop {
+        match reader.fill_buf() {
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+            // Borrowed again below, without I/O: the buffer is filled.
+            Ok(_) => break,
+        }
+    }
+    reader.fill_buf()
 }
 
 #[cfg(test)]
