@@ -50,8 +50,9 @@ pub trait Format: Copy + 'static {
     /// Integer lane the kernels compute in (`kernels::lane`).
     type Lane: super::lane::Lane;
     /// Integer lane of at least twice the significand width plus guard
-    /// bits, for exact products and aligned sums (`kernels::round`): `u64`
-    /// for F16 and F32 (a 48-bit F32 product), `u128` for F64 (106 bits).
+    /// bits, for exact products and aligned sums (`kernels::round`): `u32`
+    /// for F16 (a 22-bit product), `u64` for F32 (48 bits), `W128` for F64
+    /// (106 bits).
     type Wide: super::lane::Lane;
     /// Which format this is.
     const KIND: FormatKind;
@@ -115,7 +116,7 @@ pub struct F32;
 pub struct F64;
 
 impl Format for F16 {
-    type Wide = u64;
+    type Wide = u32;
     type Bits = u16;
     type Lane = u32;
     const KIND: FormatKind = FormatKind::F16;
@@ -155,7 +156,7 @@ impl Format for F32 {
 }
 
 impl Format for F64 {
-    type Wide = u128;
+    type Wide = super::lane::W128;
     type Bits = u64;
     type Lane = u64;
     const KIND: FormatKind = FormatKind::F64;
