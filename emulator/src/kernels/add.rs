@@ -72,6 +72,7 @@ pub fn add_rounded<F: Format>(op: AddSign, a: F::Lane, b: F::Lane, p: &LanePolic
         unpack::<F, F::Lane>(a),
         unpack::<F, F::Lane>(b),
         p.toward_negative(),
+        Some(F::MAN),
     );
     let r = round::<F>(exact, p);
     // An infinite term gives itself; inf - inf is invalid.

@@ -67,6 +67,9 @@ pub trait Format: Copy + 'static {
     /// Position of FP_DENORM for this format in MODE (bits 5:4 for F32, 7:6 for F16/F64).
     const MODE_DENORM_SHIFT: u32;
 
+    /// The exact product of two significands of at most `MAN + 1` bits
+    /// held in the lane, in the wide lane.
+    fn wide_product(a: Self::Lane, b: Self::Lane) -> Self::Wide;
     /// Widen an encoding.
     fn widen(b: Self::Bits) -> u64;
     /// Narrow an encoding (the value must fit; higher bits are dropped).
@@ -126,6 +129,10 @@ impl Format for F16 {
     const MODE_ROUND_SHIFT: u32 = 2;
     const MODE_DENORM_SHIFT: u32 = 6;
     #[inline(always)]
+    fn wide_product(a: u32, b: u32) -> u32 {
+        a.wrapping_mul(b)
+    }
+    #[inline(always)]
     fn widen(b: u16) -> u64 {
         u64::from(b)
     }
@@ -146,6 +153,10 @@ impl Format for F32 {
     const MODE_ROUND_SHIFT: u32 = 0;
     const MODE_DENORM_SHIFT: u32 = 4;
     #[inline(always)]
+    fn wide_product(a: u32, b: u32) -> u64 {
+        u64::from(a) * u64::from(b)
+    }
+    #[inline(always)]
     fn widen(b: u32) -> u64 {
         u64::from(b)
     }
@@ -165,6 +176,10 @@ impl Format for F64 {
     const EXP: u32 = 11;
     const MODE_ROUND_SHIFT: u32 = 2;
     const MODE_DENORM_SHIFT: u32 = 6;
+    #[inline(always)]
+    fn wide_product(a: u64, b: u64) -> super::lane::W128 {
+        super::lane::W128::mul_full(a, b)
+    }
     #[inline(always)]
     fn widen(b: u64) -> u64 {
         b

@@ -34,7 +34,7 @@ pub fn mul_rounded<F: Format>(a: F::Lane, b: F::Lane, p: &LanePolicy<F>) -> F::L
     let (ma, mb) = (a & k::<F>(F::ABS_MASK), b & k::<F>(F::ABS_MASK));
     let sign = (a ^ b) & k::<F>(F::SIGN);
     // The exact product in the wide lane, rounded in the format's lane.
-    let exact = product::<F::Wide>(unpack::<F, F::Wide>(a), unpack::<F, F::Wide>(b));
+    let exact = product::<F>(unpack::<F, F::Lane>(a), unpack::<F, F::Lane>(b));
     let r = round::<F>(narrow_exact::<F::Wide, F::Lane>(exact), p);
     let r = sel((ma == inf) | (mb == inf), sign | inf, r);
     // 0 x inf is invalid: the negative canonical NaN (ARITH §5.1).

@@ -58,22 +58,40 @@ pub fn unpack<F: Format, W: Lane>(x: F::Lane) -> Exact<W> {
     }
 }
 
-/// The exact product of two finite values (the lane must hold it: 22, 48
-/// or 106 bits in `F::Wide`).
+/// The exact product of two finite values unpacked in the format's lane,
+/// in its wide lane (22, 48 or 106 bits).
 #[inline(always)]
-pub fn product<W: Lane>(x: Exact<W>, y: Exact<W>) -> Exact<W> {
+pub fn product<F: Format>(x: Exact<F::Lane>, y: Exact<F::Lane>) -> Exact<F::Wide> {
     Exact {
         negative: x.negative != y.negative,
-        sig: x.sig.mul(y.sig),
-        exp: x.exp + y.exp,
+        sig: F::wide_product(x.sig, y.sig),
+        exp: F::Wide::exp_from_i64(F::Lane::exp_to_i64(x.exp + y.exp)),
+    }
+}
+
+/// An exact value of the format's lane in its wide lane.
+#[inline(always)]
+pub fn widen_exact<F: Format>(v: Exact<F::Lane>) -> Exact<F::Wide> {
+    Exact {
+        negative: v.negative,
+        sig: F::Wide::from_u64(v.sig.to_u64()),
+        exp: F::Wide::exp_from_i64(F::Lane::exp_to_i64(v.exp)),
     }
 }
 
 /// `sig` shifted so its leading bit is the lane's second-highest (one bit
 /// of headroom for the carry of a sum), and the weight of its last bit. A
 /// zero gets an exponent below every other, so it is never the larger term.
+///
+/// With `unpacked` (a value straight from `unpack`: its hidden bit at `man`
+/// or a subnormal or zero on the smallest normal's exponent) a fixed shift
+/// does: magnitudes then still order by exponent, then significand.
 #[inline(always)]
-fn normalise<W: Lane>(v: Exact<W>) -> (W, W::Exp) {
+fn normalise<W: Lane>(v: Exact<W>, unpacked: Option<u32>) -> (W, W::Exp) {
+    if let Some(man) = unpacked {
+        let shift = kwe::<W>(W::BITS as i32 - 2 - man as i32);
+        return (v.sig.shl(shift), v.exp - shift);
+    }
     let shift = v.sig.lz() - kwe::<W>(1);
     let zero = v.sig == W::ZERO;
     (
@@ -87,6 +105,9 @@ fn normalise<W: Lane>(v: Exact<W>) -> (W, W::Exp) {
 /// two zeros give -0 only for (-0) + (-0), or toward -inf (`down`) for
 /// mixed signs; nonzero terms that cancel give +0, or -0 toward -inf.
 ///
+/// `unpacked`: both terms come straight from `unpack` of a format with
+/// `man` fraction bits (ADD), so they align by a fixed shift.
+///
 /// Exact up to the sticky bit when both terms have at least two zero bits
 /// below their significand once normalised (an encoding's 11, 24 or 53
 /// bits, or a product's 22, 48 or 106 bits, in `u32`, `u64` or `W128`
@@ -94,10 +115,10 @@ fn normalise<W: Lane>(v: Exact<W>) -> (W, W::Exp) {
 /// the difference cancels at most one leading bit and the rounding
 /// position stays above the sticky bit.
 #[inline(always)]
-pub fn sum<W: Lane>(x: Exact<W>, y: Exact<W>, down: bool) -> Exact<W> {
+pub fn sum<W: Lane>(x: Exact<W>, y: Exact<W>, down: bool, unpacked: Option<u32>) -> Exact<W> {
     let one = W::ONE;
-    let (nx, ex) = normalise::<W>(x);
-    let (ny, ey) = normalise::<W>(y);
+    let (nx, ex) = normalise::<W>(x, unpacked);
+    let (ny, ey) = normalise::<W>(y, unpacked);
     let x_larger = (ex > ey) | ((ex == ey) & (nx >= ny));
     let (big, big_exp, big_negative) = (
         sel(x_larger, nx, ny),
@@ -136,6 +157,14 @@ pub fn sum<W: Lane>(x: Exact<W>, y: Exact<W>, down: bool) -> Exact<W> {
 /// the sticky bit, all the rounding reads.
 #[inline(always)]
 pub fn narrow_exact<W: Lane, L: Lane>(v: Exact<W>) -> Exact<L> {
+    if W::BITS == L::BITS {
+        // The same lane (F16): nothing to narrow.
+        return Exact {
+            negative: v.negative,
+            sig: L::from_u64(v.sig.to_u64()),
+            exp: L::exp_from_i64(W::exp_to_i64(v.exp)),
+        };
+    }
     let top = kwe::<W>(W::BITS as i32 - 1) - v.sig.lz();
     let shift = (top - kwe::<W>(L::BITS as i32 - 2)).max(kwe::<W>(0));
     let lost = v.sig & W::ONE.shl(shift).sub(W::ONE) != W::ZERO;
