@@ -175,20 +175,6 @@ pub fn narrow_exact<W: Lane, L: Lane>(v: Exact<W>) -> Exact<L> {
     }
 }
 
-/// `sig` rounded at bit `shift` (which may be negative: exact, shifted
-/// up): the kept bits, the first discarded bit (guard) and whether any
-/// lower bit is set (sticky). `shift` must be at most `BITS + 1`.
-#[inline(always)]
-fn split<W: Lane>(sig: W, shift: W::Exp) -> (W, bool, bool) {
-    let zero = W::ZERO;
-    let kept = sig.shr(shift) | sig.shl(kwe::<W>(0) - shift);
-    let guard = sig.shr(shift - kwe::<W>(1)) & W::ONE != zero;
-    // The `shift - 1` bits below the guard bit, moved to the top; a
-    // nonpositive count shifts by the width or more, giving 0.
-    let sticky = sig.shl(kwe::<W>(W::BITS as i32 + 1) - shift) != zero;
-    (kept, guard, sticky)
-}
-
 /// The one rounding of an exact value to format `F` (ARITH §1, §3, §4),
 /// in the format's lane: rounded under FP_ROUND to 11, 24 or 53 bits or to
 /// the subnormal grid, whichever is coarser. The value is **tiny** when
@@ -205,19 +191,27 @@ pub fn round<F: Format>(v: Exact<F::Lane>, p: &LanePolicy<F>) -> F::Lane {
     let k = |x: u64| kw::<F::Lane>(x);
     let ke = |x: i32| -> E<F> { kwe::<F::Lane>(x) };
     let zero = F::Lane::ZERO;
+    let one = F::Lane::ONE;
+    let bits = F::Lane::BITS as i32;
     let man = ke(F::MAN as i32);
-    // The leading bit's index (-1 for 0) and the value's binary exponent.
-    let top = ke(F::Lane::BITS as i32 - 1) - v.sig.lz();
-    let e = v.exp + top;
-    // Bits discarded: enough to keep MAN + 1 bits, and at least down to
-    // the subnormal grid 2^(EMIN - MAN); never more than up to two past the
-    // leading bit (the same result, and `split` stays within the width).
-    let shift_precision = top - man;
-    let shift = shift_precision
-        .max(ke(F::EMIN - F::MAN as i32) - v.exp)
-        .min(top + ke(2));
-    let (kept, guard, sticky) = split::<F::Lane>(v.sig, shift);
-    let up = p.rounds_up(v.negative, kept & F::Lane::ONE != zero, guard, sticky);
+    // Normalised: the leading bit at the top, so rounding to the
+    // precision drops a constant number of bits. (A zero stays 0.)
+    let lz = v.sig.lz();
+    let sig = v.sig.shl(lz);
+    let exp = v.exp - lz;
+    let precision_shift = bits - 1 - F::MAN as i32;
+    // The value's binary exponent.
+    let e = exp + ke(bits - 1);
+    // Bits discarded: the precision's, or more down to the subnormal grid
+    // 2^(EMIN - MAN); at most BITS + 1 (all bits below the guard bit).
+    let shift = ke(precision_shift)
+        .max(ke(F::EMIN - F::MAN as i32) - exp)
+        .min(ke(bits + 1));
+    let kept = sig.shr(shift);
+    let guard = sig.shr(shift - ke(1)) & one != zero;
+    // The `shift - 1` bits below the guard bit, moved to the top.
+    let sticky = sig.shl(ke(bits + 1) - shift) != zero;
+    let up = p.rounds_up(v.negative, kept & one != zero, guard, sticky);
     // A normal value: its exponent field minus one above the significand
     // with its hidden bit, so a carry out of the significand steps the
     // exponent. A subnormal: the kept units of 2^(EMIN - MAN) themselves (a
@@ -227,10 +221,12 @@ pub fn round<F: Format>(v: Exact<F::Lane>, p: &LanePolicy<F>) -> F::Lane {
     let overflow = (e > ke(F::EMAX)) | (magnitude >= k(F::INF));
 
     // Tininess after rounding: the value rounded to MAN + 1 bits with an
-    // unbounded exponent is below 2^EMIN unless it carries from just below
-    // into it.
-    let (kept_p, guard_p, sticky_p) = split::<F::Lane>(v.sig, shift_precision);
-    let up_p = p.rounds_up(v.negative, kept_p & F::Lane::ONE != zero, guard_p, sticky_p);
+    // unbounded exponent (a constant shift here) is below 2^EMIN unless it
+    // carries from just below into it.
+    let kept_p = sig.shr(ke(precision_shift));
+    let guard_p = sig.shr(ke(precision_shift - 1)) & one != zero;
+    let sticky_p = sig & k((1u64 << (precision_shift - 1)) - 1) != zero;
+    let up_p = p.rounds_up(v.negative, kept_p & one != zero, guard_p, sticky_p);
     let carries = kept_p.add(F::Lane::from_bool(up_p)).shr(man + ke(1)) != zero;
     let below = (e < ke(F::EMIN - 1)) | ((e == ke(F::EMIN - 1)) & !carries);
     let tiny = (v.sig != zero) & below;
