@@ -67,10 +67,11 @@ pub fn add_rounded<F: Format>(op: AddSign, a: F::Lane, b: F::Lane, p: &LanePolic
     let a = sel(nan_a, a, a ^ flip_a);
     let b = sel(nan_b, b, b ^ flip_b);
     // In the format's lane: two encodings' significands leave room for the
-    // aligned sum (`round::sum`).
+    // aligned sum (`round::sum`), the larger magnitude first.
+    let a_larger = (a & k::<F>(F::ABS_MASK)) >= (b & k::<F>(F::ABS_MASK));
     let exact = sum::<F::Lane>(
-        unpack::<F, F::Lane>(a),
-        unpack::<F, F::Lane>(b),
+        unpack::<F, F::Lane>(sel(a_larger, a, b)),
+        unpack::<F, F::Lane>(sel(a_larger, b, a)),
         p.toward_negative(),
         Some(F::MAN),
     );

@@ -106,7 +106,9 @@ fn normalise<W: Lane>(v: Exact<W>, unpacked: Option<u32>) -> (W, W::Exp) {
 /// mixed signs; nonzero terms that cancel give +0, or -0 toward -inf.
 ///
 /// `unpacked`: both terms come straight from `unpack` of a format with
-/// `man` fraction bits (ADD), so they align by a fixed shift.
+/// `man` fraction bits and `x` is not smaller than `y` in magnitude (ADD
+/// orders the encodings, whose magnitudes compare as integers), so they
+/// align by a fixed shift and need no comparison.
 ///
 /// Exact up to the sticky bit when both terms have at least two zero bits
 /// below their significand once normalised (an encoding's 11, 24 or 53
@@ -119,7 +121,7 @@ pub fn sum<W: Lane>(x: Exact<W>, y: Exact<W>, down: bool, unpacked: Option<u32>)
     let one = W::ONE;
     let (nx, ex) = normalise::<W>(x, unpacked);
     let (ny, ey) = normalise::<W>(y, unpacked);
-    let x_larger = (ex > ey) | ((ex == ey) & (nx >= ny));
+    let x_larger = unpacked.is_some() | (ex > ey) | ((ex == ey) & (nx >= ny));
     let (big, big_exp, big_negative) = (
         sel(x_larger, nx, ny),
         sel(x_larger, ex, ey),
