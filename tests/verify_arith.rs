@@ -520,40 +520,6 @@ fn f16_add_mul_strided() {
     assert_eq!(f16_sweep(&b), 0);
 }
 
-/// All 2^32 F16 pairs of ADD and MUL under MODE 0xf0 and 0x08, each
-/// (operation, MODE) split over the available threads and reported as it
-/// finishes: `cargo test --release --test verify_arith -- --ignored --nocapture`.
-#[test]
-#[ignore = "exhaustive: run in release"]
-fn f16_add_mul_exhaustive() {
-    let threads = std::thread::available_parallelism()
-        .map_or(2, |n| n.get())
-        .clamp(1, 8);
-    let all: Vec<u64> = (0..=0xffff).collect();
-    let mut bad = 0;
-    for op in [ArithOp::Add, ArithOp::Mul] {
-        for mode in [0xf0, 0x08] {
-            let t = std::time::Instant::now();
-            let n = std::thread::scope(|s| {
-                let runs: Vec<_> = all
-                    .chunks(all.len().div_ceil(threads))
-                    .map(|b| s.spawn(move || f16_pairs(op, mode, b)))
-                    .collect();
-                runs.into_iter()
-                    .map(|r| r.join().unwrap_or(usize::MAX))
-                    .sum::<usize>()
-            });
-            println!(
-                "F16 {} under MODE {mode:#x}, 2^32 pairs: {n} mismatches in {:?} ({threads} threads)",
-                op.name(),
-                t.elapsed()
-            );
-            bad += n;
-        }
-    }
-    assert_eq!(bad, 0);
-}
-
 /// A value of format `F` aimed at the hard places: zeros, infinities, NaNs
 /// (quiet and signalling), subnormals, the edges of the normal range, and
 /// random bits.

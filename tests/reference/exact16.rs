@@ -59,6 +59,9 @@ struct Val {
     neg: bool,
     /// The magnitude in units of 2^-24 (at most 65504 x 2^24 < 2^41).
     sig: u64,
+    /// The same magnitude as `man x 2^exp`, `man` at most 11 bits.
+    man: u64,
+    exp: i32,
 }
 
 /// Every F16 encoding decoded once for one MODE (the input flush depends
@@ -76,17 +79,18 @@ impl Table {
                 let neg = x & 0x8000 != 0;
                 let field = x >> 10 & 0x1f;
                 let frac = u64::from(x & 0x3ff);
-                let (kind, sig) = match field {
-                    0x1f if frac != 0 => (Kind::Nan, 0),
-                    0x1f => (Kind::Inf, 0),
+                let (kind, man, exp) = match field {
+                    0x1f if frac != 0 => (Kind::Nan, 0, 0),
+                    0x1f => (Kind::Inf, 0, 0),
                     // Subnormal: frac units of 2^-24; flushed to a signed
                     // zero when inputs are not kept.
-                    0 => (Kind::Finite, if mode.keep_in { frac } else { 0 }),
-                    // Normal: (1024 + frac) x 2^(field - 25) = that many
-                    // 2^-24 units shifted by field - 1.
-                    _ => (Kind::Finite, (1024 + frac) << (field - 1)),
+                    0 => (Kind::Finite, if mode.keep_in { frac } else { 0 }, -24),
+                    // Normal: (1024 + frac) x 2^(field - 25).
+                    _ => (Kind::Finite, 1024 + frac, field as i32 - 25),
                 };
-                Val { kind, neg, sig }
+                // In units of 2^-24: shifted by exp + 24 (at least 0).
+                let sig = man << (exp + 24);
+                Val { kind, neg, sig, man, exp }
             })
             .collect();
         Table { vals, mode }
@@ -129,15 +133,55 @@ fn zero_sum(both_zero: bool, neg_x: bool, neg_y: bool, m: Mode16) -> u16 {
     }
 }
 
+/// The unsigned integers an exact value is held in: `u64` for sums and
+/// products of two sources, `u128` for FMA.
+pub trait Exact: Copy + Ord + std::ops::Shr<u32, Output = Self> + std::ops::Shl<u32, Output = Self> {
+    const BITS: u32;
+    const ZERO: Self;
+    const ONE: Self;
+    fn leading_zeros(self) -> u32;
+    fn add(self, o: Self) -> Self;
+    fn sub(self, o: Self) -> Self;
+    fn and(self, o: Self) -> Self;
+    fn low_u64(self) -> u64;
+}
+
+macro_rules! exact {
+    ($t:ty) => {
+        impl Exact for $t {
+            const BITS: u32 = <$t>::BITS;
+            const ZERO: Self = 0;
+            const ONE: Self = 1;
+            fn leading_zeros(self) -> u32 {
+                <$t>::leading_zeros(self)
+            }
+            fn add(self, o: Self) -> Self {
+                self + o
+            }
+            fn sub(self, o: Self) -> Self {
+                self - o
+            }
+            fn and(self, o: Self) -> Self {
+                self & o
+            }
+            fn low_u64(self) -> u64 {
+                self as u64
+            }
+        }
+    };
+}
+exact!(u64);
+exact!(u128);
+
 /// Whether a discarded remainder `rem` out of `2^shift` units rounds the
 /// kept `q` up, for a value of sign `neg`.
-fn rounds_up(q: u128, rem: u128, shift: u32, neg: bool, m: Mode16) -> bool {
-    if rem == 0 {
+fn rounds_up<T: Exact>(q: T, rem: T, shift: u32, neg: bool, m: Mode16) -> bool {
+    if rem == T::ZERO {
         return false;
     }
-    let half = 1u128 << (shift - 1);
+    let half = T::ONE << (shift - 1);
     match m.round {
-        0 => rem > half || (rem == half && q & 1 == 1),
+        0 => rem > half || (rem == half && q.low_u64() & 1 == 1),
         1 => !neg,
         2 => neg,
         _ => false,
@@ -145,40 +189,46 @@ fn rounds_up(q: u128, rem: u128, shift: u32, neg: bool, m: Mode16) -> bool {
 }
 
 /// `mag` (times 2^exp2) rounded to a multiple of 2^lsb: the quotient in
-/// units of 2^lsb.
-fn quantise(mag: u128, exp2: i32, lsb: i32, neg: bool, m: Mode16) -> u128 {
+/// units of 2^lsb (the caller keeps it within the type).
+fn quantise<T: Exact>(mag: T, exp2: i32, lsb: i32, neg: bool, m: Mode16) -> T {
     if lsb <= exp2 {
-        return mag << (exp2 - lsb);
+        return mag << (exp2 - lsb) as u32;
     }
     let shift = (lsb - exp2) as u32;
-    if shift >= 128 {
-        return u128::from(rounds_up(0, 1, 128, neg, m) && mag != 0);
+    if shift >= T::BITS {
+        // Everything discarded: a nonzero remainder below half a unit.
+        let up = matches!((m.round, neg), (1, false) | (2, true));
+        return if up { T::ONE } else { T::ZERO };
     }
     let q = mag >> shift;
-    let rem = mag & ((1u128 << shift) - 1);
-    q + u128::from(rounds_up(q, rem, shift, neg, m))
+    let rem = mag.and((T::ONE << shift).sub(T::ONE));
+    if rounds_up(q, rem, shift, neg, m) {
+        q.add(T::ONE)
+    } else {
+        q
+    }
 }
 
 /// The nonzero exact value `(-1)^neg x mag x 2^exp2` rounded once to F16.
-pub fn round(neg: bool, mag: u128, exp2: i32, m: Mode16) -> u16 {
-    debug_assert!(mag != 0);
+pub fn round<T: Exact>(neg: bool, mag: T, exp2: i32, m: Mode16) -> u16 {
+    debug_assert!(mag != T::ZERO);
     // The value's binary exponent: 2^e <= value < 2^(e+1).
-    let e = 127 - mag.leading_zeros() as i32 + exp2;
+    let e = (T::BITS - 1 - mag.leading_zeros()) as i32 + exp2;
     // Tininess after rounding: rounded to 11 bits with an unbounded
     // exponent, the value is below 2^-14. Below 2^-15 it stays below; in
     // [2^-15, 2^-14) its last bit weighs 2^-25, and it reaches 2^-14 only
     // by rounding up to 2048 of those.
-    let tiny = e < -15 || (e == -15 && quantise(mag, exp2, -25, neg, m) < 2048);
+    let tiny = e < -15 || (e == -15 && quantise(mag, exp2, -25, neg, m).low_u64() < 2048);
     if tiny && !m.keep_out {
         return zero(neg);
     }
     // Rounded to 11 bits, or to the subnormal grid 2^-24 if coarser.
     let lsb = (e - 10).max(-24);
-    let q = quantise(mag, exp2, lsb, neg, m);
+    let q = quantise(mag, exp2, lsb, neg, m).low_u64();
     // Normal: q in [2^10, 2^11] units of 2^lsb, biased exponent lsb + 25,
     // so the encoding is (lsb + 24) << 10 plus q (a carry to 2^11 steps
     // the exponent). Subnormal: lsb = -24 and the encoding is q.
-    let enc = ((lsb + 24) as u128) * 1024 + q;
+    let enc = ((lsb + 24) as u64) * 1024 + q;
     if enc >= 0x7c00 {
         let to_inf = !m.ovfl
             && match m.round {
@@ -213,7 +263,7 @@ pub fn add(t: &Table, a: u16, b: u16) -> u16 {
     if s == 0 {
         return zero_sum(x.sig == 0 && y.sig == 0, x.neg, y.neg, t.mode);
     }
-    round(s < 0, u128::from(s.unsigned_abs()), -24, t.mode)
+    round(s < 0, s.unsigned_abs(), -24, t.mode)
 }
 
 /// F16 MUL.
@@ -234,11 +284,11 @@ pub fn mul(t: &Table, a: u16, b: u16) -> u16 {
     if x.kind == Kind::Inf || y.kind == Kind::Inf {
         return zero(neg) | 0x7c00;
     }
-    let p = u128::from(x.sig) * u128::from(y.sig);
+    let p = x.man * y.man;
     if p == 0 {
         return zero(neg);
     }
-    round(neg, p, -48, t.mode)
+    round(neg, p, x.exp + y.exp, t.mode)
 }
 
 /// F16 FMA: `a x b + c` rounded once.

@@ -1,11 +1,14 @@
 //! `cargo xtask verify [--exhaustive]`: the kernels against the reference
-//! model (`tests/reference/`), bit for bit, through `tests/verify.rs`.
+//! models (`tests/reference/`), bit for bit, through `tests/verify.rs`
+//! (FRACT, LDEXP) and `tests/verify_f16.rs` (F16 ADD, MUL, FMA against the
+//! exact integer model).
 //!
-//! - default: the deterministic strided F16 subset and 10,048 generated F32
-//!   and F64 cases per instruction (the same tests `cargo test` runs);
+//! - default: the deterministic strided F16 subsets and 10,048 generated
+//!   F32 and F64 cases per instruction (the same tests `cargo test` runs);
 //! - `--exhaustive`: every F16 source under every setting and 4,194,304
-//!   generated cases per instruction and F32/F64 format, in release mode on
-//!   every core.
+//!   generated cases per instruction and F32/F64 format; every pair of F16
+//!   inputs of ADD and MUL in two settings and 2^28 stratified F16 FMA
+//!   triples per setting; in release mode on every core.
 //!
 //! The test binary prints, per instruction and format, the cases compared,
 //! the mismatches (the first few as replay rows in the capture format of
@@ -34,7 +37,8 @@ pub fn run(args: &[String]) -> ExitCode {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
     let mut cmd = Command::new(cargo);
     cmd.current_dir(&root)
-        .args(["test", "--package", "amdgpu-valu", "--test", "verify"]);
+        .args(["test", "--package", "amdgpu-valu", "--test", "verify"])
+        .args(["--test", "verify_f16"]);
     if exhaustive {
         cmd.args(["--release", "--", "--ignored", "--exact", "exhaustive"]);
     } else {
