@@ -7,7 +7,7 @@
 //!   F32 and F64 cases per instruction (the same tests `cargo test` runs);
 //! - `--exhaustive`: every F16 source under every setting and 4,194,304
 //!   generated cases per instruction and F32/F64 format; every pair of F16
-//!   inputs of ADD and MUL in two settings and 2^28 stratified F16 FMA
+//!   inputs of ADD and MUL in two settings and 2^26 stratified F16 FMA
 //!   triples per setting; in release mode on every core.
 //!
 //! The test binary prints, per instruction and format, the cases compared,

@@ -135,7 +135,8 @@ pub fn sum<W: Lane>(x: Exact<W>, y: Exact<W>, down: bool, unpacked: Option<u32>)
     // Align the smaller term; the bits shifted out make a sticky bit.
     let d = (big_exp - small_exp).min(kwe::<W>(W::BITS as i32));
     let shifted = small.shr(d);
-    let sticky = W::from_bool(small & one.shl(d).sub(one) != W::ZERO);
+    // The bits shifted out, moved to the top (none when d is 0).
+    let sticky = W::from_bool(small.shl(kwe::<W>(W::BITS as i32) - d) != W::ZERO);
     // big + small lies in (big + shifted, big + shifted + 1) units when
     // sticky; big - small in (big - shifted - 1, big - shifted).
     let subtract = big_negative != small_negative;
@@ -169,7 +170,8 @@ pub fn narrow_exact<W: Lane, L: Lane>(v: Exact<W>) -> Exact<L> {
     }
     let top = kwe::<W>(W::BITS as i32 - 1) - v.sig.lz();
     let shift = (top - kwe::<W>(L::BITS as i32 - 2)).max(kwe::<W>(0));
-    let lost = v.sig & W::ONE.shl(shift).sub(W::ONE) != W::ZERO;
+    // The bits shifted out, moved to the top (none when shift is 0).
+    let lost = v.sig.shl(kwe::<W>(W::BITS as i32) - shift) != W::ZERO;
     Exact {
         negative: v.negative,
         sig: L::from_u64(v.sig.shr(shift).to_u64()) | L::from_bool(lost),
