@@ -1,5 +1,6 @@
-//! `cargo xtask bench [WORDS...] [--no-e2e] [--min] [--path=WORD]`: print the
-//! kernel speed table.
+//! `cargo xtask bench [WORDS...] [--no-e2e] [--min] [--path=WORD] [--goals]`:
+//! print the kernel speed table (`--goals`: only the arithmetic goals,
+//! measured in interleaved short passes).
 //!
 //! `cargo xtask bench replay [--rows N] [--runs N] [--jobs N] [--baseline
 //! BIN]`: replay a generated capture file of N rows (default 1,000,000) and

@@ -118,7 +118,6 @@ fn normalise<W: Lane>(v: Exact<W>, unpacked: Option<u32>) -> (W, W::Exp) {
 /// position stays above the sticky bit.
 #[inline(always)]
 pub fn sum<W: Lane>(x: Exact<W>, y: Exact<W>, down: bool, unpacked: Option<u32>) -> Exact<W> {
-    let one = W::ONE;
     let (nx, ex) = normalise::<W>(x, unpacked);
     let (ny, ey) = normalise::<W>(y, unpacked);
     let x_larger = unpacked.is_some() | (ex > ey) | ((ex == ey) & (nx >= ny));
