@@ -4,7 +4,7 @@
 use super::format::Format;
 use super::lane::{sel, Lane};
 use super::modifiers::{k, output_modifiers, prepare_operand, LanePolicy, SourceMods};
-use super::round::{narrow_exact, product, round, unpack};
+use super::round::{narrow_product, normalised, product, round, unpack};
 
 /// MUL of one lane, steps 2 to 7 of ARITH §9. `OUT` as for
 /// [`super::fract::fract_lane`].
@@ -33,9 +33,12 @@ pub fn mul_rounded<F: Format>(a: F::Lane, b: F::Lane, p: &LanePolicy<F>) -> F::L
     let inf = k::<F>(F::INF);
     let (ma, mb) = (a & k::<F>(F::ABS_MASK), b & k::<F>(F::ABS_MASK));
     let sign = (a ^ b) & k::<F>(F::SIGN);
-    // The exact product in the wide lane, rounded in the format's lane.
-    let exact = product::<F>(unpack::<F, F::Lane>(a), unpack::<F, F::Lane>(b));
-    let r = round::<F>(narrow_exact::<F::Wide, F::Lane>(exact), p);
+    // The exact product of the normalised significands in the wide lane
+    // (its leading bit at 2 MAN or 2 MAN + 1), narrowed by a constant
+    // shift and rounded in the format's lane.
+    let x = normalised::<F>(unpack::<F, F::Lane>(a));
+    let y = normalised::<F>(unpack::<F, F::Lane>(b));
+    let r = round::<F>(narrow_product::<F>(product::<F>(x, y)), p);
     let r = sel((ma == inf) | (mb == inf), sign | inf, r);
     // 0 x inf is invalid: the negative canonical NaN (ARITH §5.1).
     let invalid = ((ma == inf) & (mb == zero)) | ((ma == zero) & (mb == inf));

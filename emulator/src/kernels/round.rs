@@ -69,6 +69,37 @@ pub fn product<F: Format>(x: Exact<F::Lane>, y: Exact<F::Lane>) -> Exact<F::Wide
     }
 }
 
+/// A finite unpacked value with its significand's leading bit at `MAN`
+/// (a subnormal shifted up, its exponent lowered to match; a zero stays
+/// 0), so a product of two has its leading bit at `2 MAN` or `2 MAN + 1`.
+#[inline(always)]
+pub fn normalised<F: Format>(v: Exact<F::Lane>) -> Exact<F::Lane> {
+    let shift = v.sig.lz() - kwe::<F::Lane>(F::Lane::BITS as i32 - 1 - F::MAN as i32);
+    // Only a subnormal shifts (up); a zero's shift is harmless.
+    let shift = shift.max(kwe::<F::Lane>(0));
+    Exact {
+        negative: v.negative,
+        sig: v.sig.shl(shift),
+        exp: v.exp - shift,
+    }
+}
+
+/// A product of two [`normalised`] values (at most `2 MAN + 2` bits) in the
+/// format's lane: a constant shift, the bits shifted out folded into a
+/// sticky last bit (as [`narrow_exact`], without finding the leading bit).
+#[inline(always)]
+pub fn narrow_product<F: Format>(v: Exact<F::Wide>) -> Exact<F::Lane> {
+    let drop = (2 * F::MAN as i32 + 2 - F::Lane::BITS as i32).max(0);
+    let shift = kwe::<F::Wide>(drop);
+    let lost = v.sig.shl(kwe::<F::Wide>(F::Wide::BITS as i32 - drop)) != F::Wide::ZERO;
+    let lost = lost & (drop > 0);
+    Exact {
+        negative: v.negative,
+        sig: F::Lane::from_u64(v.sig.shr(shift).to_u64()) | F::Lane::from_bool(lost),
+        exp: F::Lane::exp_from_i64(F::Wide::exp_to_i64(v.exp + shift)),
+    }
+}
+
 /// An exact value of the format's lane in its wide lane.
 #[inline(always)]
 pub fn widen_exact<F: Format>(v: Exact<F::Lane>) -> Exact<F::Wide> {
