@@ -279,7 +279,12 @@ fn short_pass<F: Format>(what: Option<ArithOp>, soft: bool) -> Pass {
         let (a, b, c) = black_box((&a, &b, &c));
         for i in (0..N).step_by(CHUNK) {
             let r = i..i + CHUNK;
-            let (x, y, z, out) = (&a[r.clone()], &b[r.clone()], &c[r.clone()], &mut d[r.clone()]);
+            let (x, y, z, out) = (
+                &a[r.clone()],
+                &b[r.clone()],
+                &c[r.clone()],
+                &mut d[r.clone()],
+            );
             match what {
                 None => run_dispatched::<Fract, F, _>(&mut Slices::<F>::new(x, &e[r], out), &p),
                 Some(op) if soft => common::arith::softfloat::<F>(op, [x, y, z], out),
@@ -310,7 +315,10 @@ fn arith_goals(words: &[&String]) {
         passes.push((format!("v_{n}_f16"), short_pass::<F16>(Some(op), false)));
         passes.push((format!("v_{n}_f32"), short_pass::<F32>(Some(op), false)));
         passes.push((format!("v_{n}_f64"), short_pass::<F64>(Some(op), false)));
-        passes.push((format!("softfloat_{n}_f32"), short_pass::<F32>(Some(op), true)));
+        passes.push((
+            format!("softfloat_{n}_f32"),
+            short_pass::<F32>(Some(op), true),
+        ));
     }
     let mut best = vec![0f64; passes.len()];
     for _ in 0..300 {

@@ -94,7 +94,11 @@ fn lanes<F: Format>(rng: &mut Rng, n: usize) -> Vec<F::Bits> {
 fn variants_agree<F: Format>(seed: u64) {
     let mut rng = Rng(seed);
     let n = 4096;
-    let (a, b, c) = (lanes::<F>(&mut rng, n), lanes::<F>(&mut rng, n), lanes::<F>(&mut rng, n));
+    let (a, b, c) = (
+        lanes::<F>(&mut rng, n),
+        lanes::<F>(&mut rng, n),
+        lanes::<F>(&mut rng, n),
+    );
     let mut want = vec![F::Bits::default(); n];
     let mut got = vec![F::Bits::default(); n];
     let mut isas = 0;
@@ -104,9 +108,20 @@ fn variants_agree<F: Format>(seed: u64) {
             assert_eq!(last_variant(), Some(Variant::Scalar));
             for isa in dispatch::available() {
                 got.fill(F::Bits::default());
-                assert!(arith_slices_isa::<F>(isa, op, &p, m, [&a, &b, &c], &mut got));
+                assert!(arith_slices_isa::<F>(
+                    isa,
+                    op,
+                    &p,
+                    m,
+                    [&a, &b, &c],
+                    &mut got
+                ));
                 assert_eq!(last_variant(), Some(Variant::Simd(isa)));
-                assert!(got == want, "{:?} {op:?} {isa:?} {p:?} differs from scalar", F::KIND);
+                assert!(
+                    got == want,
+                    "{:?} {op:?} {isa:?} {p:?} differs from scalar",
+                    F::KIND
+                );
                 isas += 1;
             }
         }
@@ -163,7 +178,14 @@ fn check_io<F: Format>(
             exec: keep_shift_exec.2,
         };
         let none = SourceModifiers::default();
-        assert!(run_arith_on::<F>(path, isa, op, &mut io, &plain::<F>(), none));
+        assert!(run_arith_on::<F>(
+            path,
+            isa,
+            op,
+            &mut io,
+            &plain::<F>(),
+            none
+        ));
         assert_eq!((&lo[..], &hi[..]), want, "{path:?} {isa:?}");
     }
 }

@@ -135,7 +135,9 @@ fn pairs(s: &Setting, t: &Table, op: ArithOp, a_values: &[u16], b: &[u16]) -> u6
 
 /// `f` over `0..n` split into one contiguous range per thread; the sum.
 fn on_threads(n: usize, f: impl Fn(std::ops::Range<usize>) -> u64 + Sync) -> u64 {
-    let threads = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, 16);
+    let threads = std::thread::available_parallelism()
+        .map_or(2, |n| n.get())
+        .clamp(1, 16);
     let chunk = n.div_ceil(threads);
     std::thread::scope(|scope| {
         let f = &f;
@@ -161,7 +163,10 @@ fn stratified(rng: &mut Rng) -> u16 {
     } else if pick < 60 {
         // A power of two (field 1..30) nudged by up to 3 ulps.
         let field = 1 + rng.below(30) as u16;
-        (field << 10).wrapping_add(rng.below(7) as u16).wrapping_sub(3) & 0x7fff
+        (field << 10)
+            .wrapping_add(rng.below(7) as u16)
+            .wrapping_sub(3)
+            & 0x7fff
     } else if pick < 75 {
         rng.below(0x400) as u16
     } else if pick < 85 {

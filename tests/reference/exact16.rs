@@ -90,7 +90,13 @@ impl Table {
                 };
                 // In units of 2^-24: shifted by exp + 24 (at least 0).
                 let sig = man << (exp + 24);
-                Val { kind, neg, sig, man, exp }
+                Val {
+                    kind,
+                    neg,
+                    sig,
+                    man,
+                    exp,
+                }
             })
             .collect();
         Table { vals, mode }
@@ -135,7 +141,9 @@ fn zero_sum(both_zero: bool, neg_x: bool, neg_y: bool, m: Mode16) -> u16 {
 
 /// The unsigned integers an exact value is held in: `u64` for sums and
 /// products of two sources, `u128` for FMA.
-pub trait Exact: Copy + Ord + std::ops::Shr<u32, Output = Self> + std::ops::Shl<u32, Output = Self> {
+pub trait Exact:
+    Copy + Ord + std::ops::Shr<u32, Output = Self> + std::ops::Shl<u32, Output = Self>
+{
     const BITS: u32;
     const ZERO: Self;
     const ONE: Self;
