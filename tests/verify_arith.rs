@@ -621,6 +621,38 @@ fn f32_f64_generated() {
     assert_eq!(bad, 0);
 }
 
+/// SDWA F16 results round before OMOD (`sdwa_f16_output: rounded`); the
+/// alternative order, `scaled_before_rounding`, scales the exact result
+/// first. gfx1030 rules, MODE 0 (IEEE = 0, F16 output subnormals flushed:
+/// OMOD effective), MUL_F16 0x3e00 x 0x7bff with div:2. Rounded first:
+/// 1.5 x 65504 = 98256 overflows to +inf (0x7c00), which div:2 keeps.
+/// Scaled first: 98256 / 2 = 49128, in [2^15, 2^16) where the F16 ulp is
+/// 32: 49128 / 32 = 1535.25 rounds to 1535, 49120 = 0x79ff.
+#[test]
+fn sdwa_mul_f16_rounded_or_scaled_before_rounding() {
+    use amdgpu_valu::__testing::kernels::scaled::ScaledBeforeRounding;
+    use amdgpu_valu::__testing::kernels::{Modifiers, Policy};
+    let rounded = arith_lane(
+        instr(ArithOp::Mul, Omod::Div2),
+        FormatKind::F16,
+        &GATED_KEEP,
+        Mode(0),
+        [0x3e00, 0x7bff, 0],
+    );
+    assert_eq!(rounded, Ok(0x7c00));
+    let mods = Modifiers {
+        omod: Omod::Div2,
+        ..Modifiers::default()
+    };
+    let p = Policy::new::<F16>(&GATED_KEEP, Mode(0), mods);
+    let scaled = ScaledBeforeRounding::<F16>::new(&p).arith_lane(
+        ArithOp::Mul,
+        [0x3e00, 0x7bff, 0],
+        SourceModifiers::default(),
+    );
+    assert_eq!(scaled, 0x79ff);
+}
+
 /// The model itself gives the contract's examples (so agreeing with it
 /// means something): a few of the rows above, through the model.
 #[test]

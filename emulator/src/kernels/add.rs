@@ -10,7 +10,7 @@
 use super::format::Format;
 use super::lane::{sel, Lane};
 use super::modifiers::{k, output_modifiers, prepare_operand, LanePolicy, SourceMods};
-use super::round::{round, sum, unpack};
+use super::round::{round, scaled, sum, unpack};
 
 /// Which operand the sum negates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -49,7 +49,7 @@ pub fn add_lane<F: Format, const OUT: bool>(
 ) -> F::Lane {
     let a = prepare_operand::<F>(src0, &mods[0], p);
     let b = prepare_operand::<F>(src1, &mods[1], p);
-    let r = add_rounded::<F>(op, a, b, p);
+    let r = add_rounded::<F>(op, a, b, p, 0);
     if OUT {
         output_modifiers::<F>(r, p)
     } else {
@@ -57,9 +57,17 @@ pub fn add_lane<F: Format, const OUT: bool>(
     }
 }
 
-/// Steps 4 to 6 on prepared sources: the rounded, output-flushed sum.
+/// Steps 4 to 6 on prepared sources: the rounded, output-flushed sum (of
+/// the exact sum times 2^`scale`: 0 but in SDWA's `scaled_before_rounding`
+/// order, `scaled.rs`).
 #[inline(always)]
-pub fn add_rounded<F: Format>(op: AddSign, a: F::Lane, b: F::Lane, p: &LanePolicy<F>) -> F::Lane {
+pub fn add_rounded<F: Format>(
+    op: AddSign,
+    a: F::Lane,
+    b: F::Lane,
+    p: &LanePolicy<F>,
+    scale: i32,
+) -> F::Lane {
     let inf = k::<F>(F::INF);
     let (ma, mb) = (a & k::<F>(F::ABS_MASK), b & k::<F>(F::ABS_MASK));
     let (nan_a, nan_b) = (ma > inf, mb > inf);
@@ -78,7 +86,7 @@ pub fn add_rounded<F: Format>(op: AddSign, a: F::Lane, b: F::Lane, p: &LanePolic
         p.toward_negative(),
         Some(F::MAN),
     );
-    let r = round::<F>(exact, p);
+    let r = round::<F>(scaled(exact, scale), p);
     // An infinite term gives itself; inf - inf is invalid.
     let r = sel(mb == inf, b, r);
     let r = sel(ma == inf, a, r);

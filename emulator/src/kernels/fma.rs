@@ -6,7 +6,7 @@
 use super::format::Format;
 use super::lane::{sel, Lane};
 use super::modifiers::{k, output_modifiers, prepare_operand, LanePolicy, SourceMods};
-use super::round::{narrow_exact, product, round, sum, unpack, widen_exact};
+use super::round::{narrow_exact, product, round, scaled, sum, unpack, widen_exact};
 
 /// FMA of one lane, steps 2 to 7 of ARITH §9 (sources in encoding order).
 /// `OUT` as for [`super::fract::fract_lane`].
@@ -21,7 +21,7 @@ pub fn fma_lane<F: Format, const OUT: bool>(
     let a = prepare_operand::<F>(src0, &mods[0], p);
     let b = prepare_operand::<F>(src1, &mods[1], p);
     let c = prepare_operand::<F>(src2, &mods[2], p);
-    let r = fma_rounded::<F>(a, b, c, p);
+    let r = fma_rounded::<F>(a, b, c, p, 0);
     if OUT {
         output_modifiers::<F>(r, p)
     } else {
@@ -32,8 +32,15 @@ pub fn fma_lane<F: Format, const OUT: bool>(
 /// Steps 4 to 6 on prepared sources: `a x b + c` rounded once and
 /// output-flushed. A zero product has the sign a XOR b and adds to `c` by
 /// the zero rules of ADD (ARITH §1.2).
+/// `scale` as for [`super::add::add_rounded`].
 #[inline(always)]
-pub fn fma_rounded<F: Format>(a: F::Lane, b: F::Lane, c: F::Lane, p: &LanePolicy<F>) -> F::Lane {
+pub fn fma_rounded<F: Format>(
+    a: F::Lane,
+    b: F::Lane,
+    c: F::Lane,
+    p: &LanePolicy<F>,
+    scale: i32,
+) -> F::Lane {
     let zero = F::Lane::ZERO;
     let inf = k::<F>(F::INF);
     let abs = k::<F>(F::ABS_MASK);
@@ -47,7 +54,7 @@ pub fn fma_rounded<F: Format>(a: F::Lane, b: F::Lane, c: F::Lane, p: &LanePolicy
         p.toward_negative(),
         None,
     );
-    let r = round::<F>(narrow_exact::<F::Wide, F::Lane>(exact), p);
+    let r = round::<F>(scaled(narrow_exact::<F::Wide, F::Lane>(exact), scale), p);
     // Infinite terms: an infinite product, else an infinite addend, gives
     // itself; inf - inf is invalid.
     let product_inf = (ma == inf) | (mb == inf);

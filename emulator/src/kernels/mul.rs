@@ -4,7 +4,7 @@
 use super::format::Format;
 use super::lane::{sel, Lane};
 use super::modifiers::{k, output_modifiers, prepare_operand, LanePolicy, SourceMods};
-use super::round::{narrow_product, normalised, product, round, unpack};
+use super::round::{narrow_product, normalised, product, round, scaled, unpack};
 
 /// MUL of one lane, steps 2 to 7 of ARITH §9. `OUT` as for
 /// [`super::fract::fract_lane`].
@@ -17,7 +17,7 @@ pub fn mul_lane<F: Format, const OUT: bool>(
 ) -> F::Lane {
     let a = prepare_operand::<F>(src0, &mods[0], p);
     let b = prepare_operand::<F>(src1, &mods[1], p);
-    let r = mul_rounded::<F>(a, b, p);
+    let r = mul_rounded::<F>(a, b, p, 0);
     if OUT {
         output_modifiers::<F>(r, p)
     } else {
@@ -25,10 +25,11 @@ pub fn mul_lane<F: Format, const OUT: bool>(
     }
 }
 
-/// Steps 4 to 6 on prepared sources: the rounded, output-flushed product.
-/// A zero product has the sign src0 XOR src1 (ARITH §1.2).
+/// Steps 4 to 6 on prepared sources: the rounded, output-flushed product
+/// (times 2^`scale`, as for [`super::add::add_rounded`]). A zero product
+/// has the sign src0 XOR src1 (ARITH §1.2).
 #[inline(always)]
-pub fn mul_rounded<F: Format>(a: F::Lane, b: F::Lane, p: &LanePolicy<F>) -> F::Lane {
+pub fn mul_rounded<F: Format>(a: F::Lane, b: F::Lane, p: &LanePolicy<F>, scale: i32) -> F::Lane {
     let zero = F::Lane::ZERO;
     let inf = k::<F>(F::INF);
     let (ma, mb) = (a & k::<F>(F::ABS_MASK), b & k::<F>(F::ABS_MASK));
@@ -38,7 +39,7 @@ pub fn mul_rounded<F: Format>(a: F::Lane, b: F::Lane, p: &LanePolicy<F>) -> F::L
     // shift and rounded in the format's lane.
     let x = normalised::<F>(unpack::<F, F::Lane>(a));
     let y = normalised::<F>(unpack::<F, F::Lane>(b));
-    let r = round::<F>(narrow_product::<F>(product::<F>(x, y)), p);
+    let r = round::<F>(scaled(narrow_product::<F>(product::<F>(x, y)), scale), p);
     let r = sel((ma == inf) | (mb == inf), sign | inf, r);
     // 0 x inf is invalid: the negative canonical NaN (ARITH §5.1).
     let invalid = ((ma == inf) & (mb == zero)) | ((ma == zero) & (mb == inf));

@@ -100,6 +100,16 @@ pub fn narrow_product<F: Format>(v: Exact<F::Wide>) -> Exact<F::Lane> {
     }
 }
 
+/// `v` times 2^k, exactly (OMOD's scale in SDWA's `scaled_before_rounding`
+/// order; 0 elsewhere, which folds away).
+#[inline(always)]
+pub fn scaled<W: Lane>(v: Exact<W>, k: i32) -> Exact<W> {
+    Exact {
+        exp: v.exp + W::Exp::from(k),
+        ..v
+    }
+}
+
 /// An exact value of the format's lane in its wide lane.
 #[inline(always)]
 pub fn widen_exact<F: Format>(v: Exact<F::Lane>) -> Exact<F::Wide> {

@@ -1,5 +1,6 @@
 //! The "scaled before rounding" order of OMOD for SDWA F16 results
-//! (`sdwa_f16_output: scaled_before_rounding`, docs/semantics.md §10): OMOD
+//! (`sdwa_f16_output: scaled_before_rounding`, docs/semantics.md §10) of
+//! FRACT, LDEXP and the arithmetic ([`ScaledBeforeRounding::arith_lane`]): OMOD
 //! scales the exact result by 2, 4 or 1/2 and the scaled value is rounded
 //! to the format once, instead of OMOD acting on the rounded result
 //! ([`super::modifiers::output_modifiers`], the measured "rounded" order).
@@ -12,11 +13,15 @@
 //! rounds the scaled value once and flushes. OMOD's
 //! tiny-result flush ([`Policy::flush_tiny`]) still holds; CLAMP follows.
 
+use super::add::{add_rounded, AddSign};
+use super::arith_kernel::{ArithOp, SourceModifiers};
+use super::fma::fma_rounded;
 use super::format::Format;
 use super::fract::fract_rounded;
 use super::lane::Lane;
 use super::ldexp::ldexp_rounded;
-use super::modifiers::{output_modifiers, prepare_source, LanePolicy};
+use super::modifiers::{output_modifiers, prepare_operand, prepare_source, LanePolicy, SourceMods};
+use super::mul::mul_rounded;
 use super::policy::{Omod, Policy};
 
 /// OMOD as a power of two.
@@ -74,5 +79,27 @@ impl<F: Format> ScaledBeforeRounding<F> {
             None => ldexp_rounded::<F>(fract_rounded::<F>(s, &self.keep_subnormals), k, &self.own),
         };
         output_modifiers::<F>(scaled, &self.clamp_only).to_u64()
+    }
+
+    /// One lane's result of the arithmetic `op` (ADD, SUB, SUBREV, MUL;
+    /// FMA too, though it has no SDWA form) on the raw sources `src` in
+    /// encoding order, each with its ABS/NEG in `mods`: OMOD scales the
+    /// exact result, which is rounded once (with the output flush and
+    /// OMOD's tiny-result flush), then CLAMP.
+    pub fn arith_lane(&self, op: ArithOp, src: [u64; 3], mods: SourceModifiers) -> u64 {
+        let k = self.omod_power;
+        let p = &self.own;
+        let [a, b, c] = [0, 1, 2].map(|i| {
+            let m = SourceMods::<F>::new(mods.abs[i], mods.neg[i]);
+            prepare_operand::<F>(F::Lane::from_u64(src[i]), &m, p)
+        });
+        let r = match op {
+            ArithOp::Add => add_rounded::<F>(AddSign::Add, a, b, p, k),
+            ArithOp::Sub => add_rounded::<F>(AddSign::Sub, a, b, p, k),
+            ArithOp::Subrev => add_rounded::<F>(AddSign::Subrev, a, b, p, k),
+            ArithOp::Mul => mul_rounded::<F>(a, b, p, k),
+            ArithOp::Fma => fma_rounded::<F>(a, b, c, p, k),
+        };
+        output_modifiers::<F>(r, &self.clamp_only).to_u64()
     }
 }
