@@ -200,8 +200,10 @@ pub enum Slot {
     Dst,
     /// src0, the float source.
     Src0,
-    /// src1, V_LDEXP's exponent.
+    /// src1, the second source (V_LDEXP's exponent, FMAMK's K).
     Src1,
+    /// src2, the third source (V_FMA's addend, FMAAK's K).
+    Src2,
     /// A modifier field: ABS/NEG, CLAMP, OMOD, OPSEL or the SDWA selectors.
     Modifier,
 }
@@ -223,6 +225,7 @@ impl fmt::Display for EncodeError {
             Slot::Dst => "dst",
             Slot::Src0 => "src0",
             Slot::Src1 => "src1",
+            Slot::Src2 => "src2",
             Slot::Modifier => "modifier",
         };
         write!(f, "{what}: {}", self.reason)
