@@ -80,6 +80,19 @@ fn known_deviation(target: Target, l: &Line<'_>) -> Option<&'static str> {
     {
         return Some("LLVM takes a register pair as the 32-bit src0 of a DPP form (the DP ALU DPP operand class) and encodes its first register");
     }
+    let base = l.input.split(' ').next().unwrap_or("").to_ascii_lowercase();
+    let base = ["_e64_dpp", "_e32", "_e64", "_sdwa", "_dpp"]
+        .iter()
+        .find_map(|s| base.strip_suffix(s))
+        .unwrap_or(&base)
+        .to_string();
+    if l.ok
+        && amdgpu_valu::NOT_MODELLED.iter().any(|g| {
+            g.names.contains(&base.as_str()) || g.prefixes.iter().any(|p| base.starts_with(p))
+        })
+    {
+        return Some("not modelled: refused by name with the reason");
+    }
     if l.ok && two_literals(l.b) {
         return Some("LLVM takes two different literal values (one from lit()/lit64() or FMAMK/FMAAK's K) and encodes one of them for both; refused as \"only one unique literal operand is allowed\"");
     }

@@ -42,7 +42,11 @@ fn legacy_mac_and_mad_are_not_modelled() {
 #[test]
 fn the_arithmetic_core_is_modelled_and_its_legacy_relatives_are_not() {
     let cases: [(Target, &str, &[u8]); 3] = [
-        (Target::Gfx1100, "v_add_f32 v0, v1, v2", &[0x01, 0x05, 0x00, 0x06]),
+        (
+            Target::Gfx1100,
+            "v_add_f32 v0, v1, v2",
+            &[0x01, 0x05, 0x00, 0x06],
+        ),
         (
             Target::Gfx1030,
             "v_fmamk_f16 v1, v2, 0x3c00, v3",

@@ -238,18 +238,18 @@ pub fn check(spec: &TargetSpec, instr: &Instruction) -> Result<(), Violation> {
     source(spec, Slot::Src0, whole(instr.src0), width, enc)?;
     // The VOP2 word's vsrc1 field holds the second source that is not K.
     let vsrc1 = (1..info.sources.len()).find(|&n| info.k_slot != Some(n));
-    for n in 1..info.sources.len() {
+    for (n, slot) in slots.into_iter().enumerate().skip(1) {
         let (Some(op), Some(ty)) = (instr.source(n), info.sources.get(n)) else {
             continue;
         };
         if info.k_slot == Some(n) {
             if !matches!(op, Operand::Literal(_) | Operand::Literal64(_)) {
-                return fail(slots[n], Rule::KNotLiteral);
+                return fail(slot, Rule::KNotLiteral);
             }
         } else if enc == Encoding::Vop2 && Some(n) == vsrc1 && !matches!(op, Operand::Vgpr { .. }) {
-            return fail(slots[n], Rule::Vop2Src1NotVgpr);
+            return fail(slot, Rule::Vop2Src1NotVgpr);
         }
-        source(spec, slots[n], whole(op), ty.bits(), enc)?;
+        source(spec, slot, whole(op), ty.bits(), enc)?;
     }
     Ok(())
 }

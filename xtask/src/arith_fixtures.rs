@@ -45,31 +45,44 @@ impl Rng {
     }
 }
 
-/// The arithmetic mnemonics (without suffix).
-pub const MNEMONICS: &[&str] = &[
-    "v_add_f16",
-    "v_add_f32",
-    "v_add_f64",
-    "v_sub_f16",
-    "v_sub_f32",
-    "v_subrev_f16",
-    "v_subrev_f32",
-    "v_mul_f16",
-    "v_mul_f32",
-    "v_mul_f64",
-    "v_fma_f16",
-    "v_fma_f32",
-    "v_fma_f64",
-    "v_fmac_f16",
-    "v_fmac_f32",
-    "v_fmac_f64",
-    "v_fmamk_f16",
-    "v_fmamk_f32",
-    "v_fmamk_f64",
-    "v_fmaak_f16",
-    "v_fmaak_f32",
-    "v_fmaak_f64",
-];
+/// One instruction of the generator: its shape from
+/// `isa-spec/instructions/valu.yaml`.
+#[derive(Clone, Debug)]
+pub struct Shape {
+    /// LLVM's mnemonic without suffix.
+    pub mnemonic: String,
+    /// 16, 32 or 64.
+    pub width: u32,
+    /// Source operands written in the assembly (FMAC: 2, FMA: 3).
+    pub sources: usize,
+    /// The slot of FMAMK's/FMAAK's literal K.
+    pub k_slot: Option<usize>,
+    /// Whether the instruction has an e32 form anywhere.
+    pub e32: bool,
+}
+
+/// The instructions the generator draws from: every instruction of the
+/// set but FRACT and LDEXP (which have their own fixtures), in file order.
+pub fn shapes() -> Vec<Shape> {
+    use amdgpu_valu_codegen::model::Operation;
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let Ok(model) = amdgpu_valu_codegen::load(&root) else {
+        return Vec::new();
+    };
+    model
+        .instructions
+        .instructions
+        .iter()
+        .filter(|i| !matches!(i.operation, Operation::Fract | Operation::Ldexp))
+        .map(|i| Shape {
+            mnemonic: i.mnemonic().to_string(),
+            width: i.width(),
+            sources: i.explicit_sources(),
+            k_slot: i.k_slot(),
+            e32: i.e32.is_some(),
+        })
+        .collect()
+}
 
 const SUFFIXES: &[&str] = &["", "", "", "_e32", "_e64", "_sdwa", "_dpp", "_e64_dpp"];
 
@@ -218,19 +231,12 @@ fn modifiers(r: &mut Rng, suffix: &str, sources: usize, dpp8: bool) -> String {
     out
 }
 
-/// One random line for `mnemonic`.
-pub fn line(r: &mut Rng, mnemonic: &str, true16: bool) -> String {
-    let width: u32 = if mnemonic.ends_with("f16") {
-        16
-    } else if mnemonic.ends_with("f32") {
-        32
-    } else {
-        64
-    };
-    let fma = mnemonic.starts_with("v_fma_");
-    let mk = mnemonic.starts_with("v_fmamk");
-    let ak = mnemonic.starts_with("v_fmaak");
-    let three = fma || mk || ak;
+/// One random line for the instruction `s`.
+pub fn line(r: &mut Rng, s: &Shape, true16: bool) -> String {
+    let (mnemonic, width) = (s.mnemonic.as_str(), s.width);
+    let mk = s.k_slot == Some(1);
+    let ak = s.k_slot == Some(2);
+    let three = s.sources == 3;
     let suffix = if mk || ak {
         r.pick(&["", "", "", "", "_e32", "_e64", "_dpp"])
     } else {
@@ -286,14 +292,66 @@ pub fn line(r: &mut Rng, mnemonic: &str, true16: bool) -> String {
     format!("{name} {}{mods}", ops.join(", "))
 }
 
-/// The lines of one target's fixture: `LINES` draws, the mnemonic first.
+/// Directed lines first: the facts of the forms table (docs/semantics.md
+/// §1) that a random draw may miss.
+const DIRECTED: &[&str] = &[
+    "v_add_f32 v0, v1, v2",
+    "v_add_f32 v0, s1, v2",
+    "v_add_f32 v0, v1, s2",
+    "v_add_f64 v[0:1], v[2:3], v[4:5]",
+    "v_add_f64 v[0:1], 0x3ff0000000000001, v[4:5]",
+    "v_add_f64_e32 v[0:1], v[2:3], v[4:5]",
+    "v_mul_f64 v[1:2], v[2:3], v[4:5]",
+    "v_fma_f32 v0, v1, v2, v3",
+    "v_fma_f32 v0, s1, s2, v3",
+    "v_fma_f32 v0, s1, s2, s3",
+    "v_fma_f32 v0, 0x1234, v2, 0x1234",
+    "v_fma_f32 v0, 0x1234, v2, 0x1235",
+    "v_fma_f16 v0, v1, v2, v3 op_sel:[1,0,0,1]",
+    "v_fma_f16 v0, v1, v2, v3 op_sel:[0,1,1,0]",
+    "v_fma_f16 v0.h, v1.l, v2.h, v3.l",
+    "v_fma_f32_e64_dpp v0, v1, v2, v3 row_shl:1",
+    "v_fma_f32_e64_dpp v0, v1, s2, v3 row_shl:1",
+    "v_fma_f16_e64_dpp v0.h, v1.l, v2.l, v3.h dpp8:[7,6,5,4,3,2,1,0]",
+    "v_fmac_f32 v0, v1, v2",
+    "v_fmac_f32_e64 v0, -v1, |v2| clamp mul:2",
+    "v_fmac_f16_e64 v1.h, v2.l, v3.l",
+    "v_fmac_f16_e64 v1, v2, v3 op_sel:[0,0,0,1]",
+    "v_fmac_f32_dpp v0, v1, v2 row_shl:1",
+    "v_fmac_f64 v[0:1], v[2:3], v[4:5]",
+    "v_fmac_f64_dpp v[0:1], v[2:3], v[4:5] row_newbcast:1",
+    "v_fmac_f64_dpp v[0:1], v[2:3], v[4:5] row_shl:1",
+    "v_fmamk_f32 v0, v1, 0x1234, v2",
+    "v_fmamk_f32 v0, s1, 0x1234, v2",
+    "v_fmamk_f32 v0, 0x1234, 0x1234, v2",
+    "v_fmamk_f32 v0, 0x1234, 0x1235, v2",
+    "v_fmaak_f16 v0, v1, v2, 0x3c00",
+    "v_fmaak_f16 v0.h, v1.l, v2.h, 0x3c00",
+    "v_fmamk_f64 v[0:1], v[2:3], 0x3ff0000000000001, v[4:5]",
+    "v_fmaak_f64 v[0:1], v[2:3], v[4:5], 1.0",
+    "v_mul_f16_sdwa v0, -v1, |v2| src0_sel:WORD_1 src1_sel:BYTE_1",
+    "v_mul_f16_sdwa v0, v1, sext(v2)",
+    "v_sub_f32_sdwa v0, s1, v2 clamp div:2 dst_sel:WORD_0 dst_unused:UNUSED_PAD",
+    "v_subrev_f16_dpp v0, -v1, |v2| quad_perm:[0,1,2,3] row_mask:0x1",
+    "v_add_f16_e64_dpp v0.l, v1.h, 1.0 row_shl:1",
+    "v_add_f16_e64_dpp v0.l, v1.h, s2 dpp8:[0,1,2,3,4,5,6,7]",
+    "v_add_f32 v0, v1, v2 dpp8:[0,1,2,3,4,5,6,7] fi:1",
+    "v_mac_f32 v0, v1, v2",
+    "v_fma_mix_f32 v0, v1, v2, v3",
+];
+
+/// The lines of one target's fixture: the directed lines, then `LINES`
+/// draws.
 pub fn lines(true16: bool) -> Vec<String> {
     let mut r = Rng(SEED ^ u64::from(true16));
-    (0..LINES)
-        .map(|_| {
-            let m = MNEMONICS[r.below(MNEMONICS.len())];
-            line(&mut r, m, true16)
-        })
+    let shapes = shapes();
+    DIRECTED
+        .iter()
+        .map(|l| l.to_string())
+        .chain((0..LINES).filter_map(|_| {
+            let s = shapes.get(r.below(shapes.len()))?;
+            Some(line(&mut r, s, true16))
+        }))
         .collect()
 }
 
@@ -365,23 +423,22 @@ pub fn write(root: &Path, target: Target<'_>, work: &Path) -> Result<(), String>
 /// The base forms of the sweep: e32 and e64 of each instruction.
 fn base_lines() -> Vec<String> {
     let mut out = Vec::new();
-    for m in MNEMONICS {
-        let (d, a, b, c, k) = if m.ends_with("f64") {
-            ("v[2:3]", "v[0:1]", "v[4:5]", "v[6:7]", "0x3ff0000000000001")
-        } else if m.ends_with("f16") {
-            ("v1", "v0", "v3", "v5", "0x3c01")
-        } else {
-            ("v1", "v0", "v3", "v5", "0x3f800001")
+    for s in shapes() {
+        let m = &s.mnemonic;
+        let (d, a, b, c, k) = match s.width {
+            64 => ("v[2:3]", "v[0:1]", "v[4:5]", "v[6:7]", "0x3ff0000000000001"),
+            16 => ("v1", "v0", "v3", "v5", "0x3c01"),
+            _ => ("v1", "v0", "v3", "v5", "0x3f800001"),
         };
-        if m.starts_with("v_fmamk") {
-            out.push(format!("{m} {d}, {a}, {k}, {b}"));
-        } else if m.starts_with("v_fmaak") {
-            out.push(format!("{m} {d}, {a}, {b}, {k}"));
-        } else if m.starts_with("v_fma_") {
-            out.push(format!("{m} {d}, {a}, {b}, {c}"));
-        } else {
-            out.push(format!("{m}_e32 {d}, {a}, {b}"));
-            out.push(format!("{m}_e64 {d}, {a}, {b}"));
+        match (s.k_slot, s.sources) {
+            (Some(1), _) => out.push(format!("{m} {d}, {a}, {k}, {b}")),
+            (Some(_), _) => out.push(format!("{m} {d}, {a}, {b}, {k}")),
+            (None, 3) => out.push(format!("{m} {d}, {a}, {b}, {c}")),
+            _ if !s.e32 => out.push(format!("{m} {d}, {a}, {b}")),
+            _ => {
+                out.push(format!("{m}_e32 {d}, {a}, {b}"));
+                out.push(format!("{m}_e64 {d}, {a}, {b}"));
+            }
         }
     }
     out
@@ -559,4 +616,31 @@ fn match_lines(o: &std::process::Output, file: &Path, raw: &[Vec<u8>]) -> Option
         out.push(first.unwrap_or_else(|| "<invalid>".to_string()));
     }
     encs.next().is_none().then_some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    /// The committed fixtures were written from these lines (a change to
+    /// the generator needs `cargo xtask fixtures`).
+    #[test]
+    fn lines_are_the_inputs_of_the_checked_in_arith_fixtures() {
+        let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+        let model = amdgpu_valu_codegen::load(&root).unwrap_or_else(|e| panic!("{e}"));
+        for t in &model.targets {
+            let path = root.join(format!("tests/fixtures/arith/{}.txt", t.target));
+            let text = std::fs::read_to_string(&path)
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let inputs: Vec<&str> = text
+                .lines()
+                .filter(|l| !l.starts_with('#'))
+                .filter_map(|l| l.split('\t').nth(1))
+                .collect();
+            assert_eq!(
+                inputs,
+                super::lines(t.spec.true16.value),
+                "{}",
+                path.display()
+            );
+        }
+    }
 }

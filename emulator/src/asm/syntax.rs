@@ -351,6 +351,10 @@ fn parse_line(target: Target, text: &str) -> Result<Instruction, AsmError> {
             (Encoding::Vop1, Some(e32)) => e32,
             _ => enc,
         };
+        // A form the target lacks does not hide the error of one it has.
+        if last_err.is_some() && te.op(opcode, enc).is_none() {
+            continue;
+        }
         match build(te, opcode, enc, &ops, &mods, mcol) {
             Ok(i) => return Ok(i),
             Err(e) => last_err = Some(e),
@@ -406,14 +410,22 @@ fn build(
     // of operands written whole.
     let hi_only = enc == Encoding::Vop3 && te.op_sel_without_halves(opcode);
     let mut op_sel_hi: Vec<u32> = Vec::new();
-    if let (Some((col, bits)), true) = (&mods.op_sel, hi_only) {
+    // True16 VOP3-only 16-bit instructions (V_FMA_F16) written with whole
+    // registers: op_sel picks the halves, as llvm-mc 22 takes it.
+    let is_half =
+        |p: &Parsed| matches!(p.atom, Atom::Reg(Reg::V { part, .. }) if part != Part::Full);
+    let whole_true16 = enc == Encoding::Vop3
+        && half_regs
+        && opcode.info().e32.is_none()
+        && !ops.iter().any(is_half);
+    if let (Some((col, bits)), true) = (&mods.op_sel, hi_only || whole_true16) {
         let n = opcode.info().sources.len();
         if bits.len() != n + 1 {
             return fail(*col, "invalid operand for instruction");
         }
         op_sel_hi = bits.clone();
     }
-    if let (Some((col, bits)), false) = (&mods.op_sel, hi_only) {
+    if let (Some((col, bits)), false) = (&mods.op_sel, hi_only || whole_true16) {
         if enc == Encoding::Sdwa || !half_regs {
             return fail(*col, "not a valid operand.");
         }
@@ -447,6 +459,12 @@ fn build(
     if ops[0].has_fp_mods() || ops[0].sext || !matches!(ops[0].atom, Atom::Reg(Reg::V { .. })) {
         return fail(ops[0].col, "invalid operand for instruction");
     }
+    // Without a VOP3 form (FMAMK, FMAAK) LLVM has no modifier syntax at all.
+    if e32 && te.op(opcode, Encoding::Vop3).is_none() {
+        if let Some(p) = ops[1..].iter().find(|p| p.has_fp_mods() || p.sext) {
+            return fail(p.col, "not a valid operand.");
+        }
+    }
     let (src0, m0) = source(te, &ops[1], t0, enc)?;
     let info = opcode.info();
     let mut more = [(None, SrcMods::default()); 2];
@@ -477,6 +495,10 @@ fn build(
         (Operand::Vgpr { index, .. }, Some(1)) => Operand::Vgpr {
             index,
             part: Part::Hi,
+        },
+        (Operand::Vgpr { index, .. }, Some(_)) if whole_true16 => Operand::Vgpr {
+            index,
+            part: Part::Lo,
         },
         (Operand::Scalar { reg, .. }, Some(1)) => Operand::Scalar {
             reg,
@@ -541,6 +563,10 @@ fn missing_variant(te: &TargetEncoding, opcode: Opcode, suffix: Suffix) -> Optio
         spec.has_dpp_form(opcode, enc, false) || spec.has_dpp_form(opcode, enc, true)
     };
     let e32 = opcode.info().e32;
+    // An instruction the target does not have at all (V_FMAC_F16 on GFX9).
+    if !spec.forms.iter().any(|f| f.opcode == opcode) {
+        return Some("instruction not supported on this GPU");
+    }
     match suffix {
         Suffix::E32Dpp
             if e32 != Some(Encoding::Vop1) || super::encode::true16(te, opcode.info().src0()) =>
