@@ -77,9 +77,9 @@
 
 use crate::error::ExecError;
 use crate::instr::{Encoding, Opcode};
+use crate::kernels::FloatRules;
 use crate::kernels::{run_dispatched, Fract, Ldexp, Operation, WaveIo};
 use crate::kernels::{Format, FormatKind, Mode, Modifiers, Omod, Policy, F16, F32, F64};
-use crate::kernels::FloatRules;
 use crate::target::Target;
 
 mod arith;

@@ -86,11 +86,7 @@ pub(super) fn run<T: LaneBits>(
     if srcs.len() != want {
         return Err(ExecError::InvalidOperand {
             operand: NAMES.get(srcs.len().min(want)).copied().unwrap_or("src2"),
-            reason: format!(
-                "v_{} takes {want} sources, {} given",
-                op.name(),
-                srcs.len()
-            ),
+            reason: format!("v_{} takes {want} sources, {} given", op.name(), srcs.len()),
         });
     }
     for (src, name) in srcs.iter().zip(NAMES) {
@@ -118,10 +114,7 @@ pub(super) fn run<T: LaneBits>(
         let (abs, neg) = (mods.abs.get(i), mods.neg.get(i));
         if abs == Some(&true) || neg == Some(&true) {
             return Err(ExecError::InvalidModifier {
-                reason: format!(
-                    "ABS or NEG on {name}: v_{} has {want} sources",
-                    op.name()
-                ),
+                reason: format!("ABS or NEG on {name}: v_{} has {want} sources", op.name()),
             });
         }
     }
@@ -183,7 +176,11 @@ pub(super) fn run_format<F: Format>(
         let words = exec
             .get(start / EXEC_BITS..end.div_ceil(EXEC_BITS))
             .unwrap_or(&[]);
-        let active = |i: usize| words.get(i / EXEC_BITS).is_some_and(|w| w >> (i % EXEC_BITS) & 1 != 0);
+        let active = |i: usize| {
+            words
+                .get(i / EXEC_BITS)
+                .is_some_and(|w| w >> (i % EXEC_BITS) & 1 != 0)
+        };
         let all = (0..len).all(active);
         if !all && !(0..len).any(active) {
             continue;
