@@ -818,7 +818,7 @@ fn clamp_after_the_result() {
 }
 
 /// ABS and NEG reach each source: fma(2, 3, -7) = -1 (0xbf800000);
-/// fma(2, -|3|, 7) = 1 (0x3f800000); -|-2| - 3 = -5 (0xc0a00000).
+/// fma(2, -|3|, 7) = 1 (0x3f800000); -|2| - 3 = -5 (0xc0a00000).
 #[test]
 fn abs_and_neg_per_source() {
     let (two, three, seven) = (0x4000_0000u32, 0x4040_0000u32, 0x40e0_0000u32);
@@ -837,7 +837,7 @@ fn abs_and_neg_per_source() {
         &[0xf0],
         FMA,
         nabs1,
-        &[two, three | 0x8000_0000, seven],
+        &[two, three, seven],
         0x3f80_0000,
     );
     let nabs0 = ArithMods {
@@ -850,7 +850,7 @@ fn abs_and_neg_per_source() {
         &[0xf0],
         SUB,
         nabs0,
-        &[two | 0x8000_0000, three],
+        &[two, three],
         0xc0a0_0000,
     );
     // The FRACT/LDEXP modifiers convert to src0's.

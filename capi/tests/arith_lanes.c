@@ -174,15 +174,15 @@ int main(void) {
         check("fma_f64 1 x 1 + 1", d[0], 0x4000000000000000ull);
     }
 
-    /* Modifiers per source: fma(2, 3, -7) = -1 (NEG bit 2); fma(2, -|-3|,
+    /* Modifiers per source: fma(2, 3, -7) = -1 (NEG bit 2); fma(2, -|3|,
      * 7) = 1 (ABS and NEG bit 1); CLAMP of 1 + 1 = 2 is 1.0. */
     {
-        const uint32_t two[1] = {0x40000000u}, three[1] = {0x40400000u}, m3[1] = {0xc0400000u};
+        const uint32_t two[1] = {0x40000000u}, three[1] = {0x40400000u};
         const uint32_t seven[1] = {0x40e00000u}, one[1] = {0x3f800000u};
         uint32_t d[1] = {0};
         avalu_fma_f32(gfx1201, 0xf0, mods(0, 4, 0, 0), NULL, two, three, seven, d, 1);
         check("fma_f32 neg src2", d[0], 0xbf800000u);
-        avalu_fma_f32(gfx1201, 0xf0, mods(2, 2, 0, 0), NULL, two, m3, seven, d, 1);
+        avalu_fma_f32(gfx1201, 0xf0, mods(2, 2, 0, 0), NULL, two, three, seven, d, 1);
         check("fma_f32 -|src1|", d[0], 0x3f800000u);
         avalu_add_f32(gfx1201, 0xf0, mods(0, 0, 1, 0), NULL, one, one, d, 1);
         check("add_f32 clamp", d[0], 0x3f800000u);

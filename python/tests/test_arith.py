@@ -102,9 +102,9 @@ EXAMPLES = [
     # Modifiers per source.
     ("fma", np.uint32, (0x40000000, 0x40400000, 0x40E00000),
      dict(target="gfx1201", neg=(False, False, True)), 0xBF800000, "2 x 3 - 7 = -1"),
-    ("fma", np.uint32, (0x40000000, 0xC0400000, 0x40E00000),
+    ("fma", np.uint32, (0x40000000, 0x40400000, 0x40E00000),
      dict(target="gfx1201", abs=(False, True, False), neg=[False, True, False]), 0x3F800000,
-     "2 x -|-3| + 7 = 1"),
+     "2 x -|3| + 7 = 1"),
     ("sub", np.uint32, (0x40000000, 0x40400000), dict(target="gfx1201", neg=(np.bool_(True), False)), 0xC0A00000,
      "-2 - 3 = -5"),
 ]
