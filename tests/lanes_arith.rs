@@ -832,27 +832,13 @@ fn abs_and_neg_per_source() {
         neg: [false, true, false],
         ..NONE
     };
-    expect(
-        &ALL,
-        &[0xf0],
-        FMA,
-        nabs1,
-        &[two, three, seven],
-        0x3f80_0000,
-    );
+    expect(&ALL, &[0xf0], FMA, nabs1, &[two, three, seven], 0x3f80_0000);
     let nabs0 = ArithMods {
         abs: [true, false, false],
         neg: [true, false, false],
         ..NONE
     };
-    expect(
-        &ALL,
-        &[0xf0],
-        SUB,
-        nabs0,
-        &[two, three],
-        0xc0a0_0000,
-    );
+    expect(&ALL, &[0xf0], SUB, nabs0, &[two, three], 0xc0a0_0000);
     // The FRACT/LDEXP modifiers convert to src0's.
     let from: ArithMods = LaneMods {
         abs: true,
