@@ -303,6 +303,11 @@ fn instruction_list(model: &amdgpu_valu_codegen::Model) -> Vec<(String, u32, boo
         .instructions
         .instructions
         .iter()
+        // FRACT and LDEXP: the lines below are written for their shapes.
+        .filter(|i| {
+            use amdgpu_valu_codegen::model::Operation;
+            matches!(i.operation, Operation::Fract | Operation::Ldexp)
+        })
         .map(|i| {
             let ldexp = i.operation == amdgpu_valu_codegen::model::Operation::Ldexp;
             (i.mnemonic().to_string(), i.width(), ldexp)

@@ -613,6 +613,8 @@ fn decode_sdwa(
             neg: l.src1_neg.get(w1) != 0,
             sext: l.src1_sext.get(w1) != 0,
         },
+        src2: None,
+        src2_mods: SrcMods::default(),
         clamp: l.clamp.get(w1) != 0,
         omod: Omod::from_field(l.omod.get(w1)),
         sdwa: Some(sdwa),

@@ -214,7 +214,7 @@ fn mnemonic(text: &str) -> Option<(Opcode, Suffix)> {
     let (base, suffix) = split_suffix(&lower);
     Opcode::ALL
         .into_iter()
-        .find(|o| o.mnemonic() == base)
+        .find(|o| o.mnemonic() == base && super::tables::machine_code_ready(*o))
         .map(|o| (o, suffix))
 }
 
@@ -245,6 +245,9 @@ fn unknown_mnemonic(name: &str) -> String {
     let (base, _) = split_suffix(&lower);
     match crate::instr::not_modelled(base) {
         Some(reason) => format!("{base} is not modelled: {reason}"),
+        None if Opcode::ALL.iter().any(|o| o.mnemonic() == base) => {
+            format!("{base} is not assembled yet: its machine code is still to come")
+        }
         None => "invalid instruction".into(),
     }
 }
@@ -459,6 +462,8 @@ fn build(
         src0_mods: m0,
         src1,
         src1_mods: m1,
+        src2: None,
+        src2_mods: SrcMods::default(),
         clamp: mods.clamp.is_some(),
         omod: mods.omod.map_or(Omod::None, |x| x.1),
         sdwa,

@@ -144,6 +144,11 @@ pub fn lane_sources<F: Format>(
         let plan = match instr.opcode.info().operation {
             OperationKind::Ldexp => dpp::plan::<Ldexp, F>(spec, wave, instr, d)?,
             OperationKind::Fract => dpp::plan::<Fract, F>(spec, wave, instr, d)?,
+            _ => {
+                return Err(ExecError::NotExecuted {
+                    opcode: instr.opcode,
+                })
+            }
         };
         plan.gather(&mut lo[..lanes], &mut hi[..wide]);
     }
@@ -181,6 +186,9 @@ pub(crate) fn dpp_lanes(
         (LDEXP, K::F16) => dpp::check::<Ldexp, F16>(spec, wave, instr, d),
         (LDEXP, K::F32) => dpp::check::<Ldexp, F32>(spec, wave, instr, d),
         (LDEXP, K::F64) => dpp::check::<Ldexp, F64>(spec, wave, instr, d),
+        _ => Err(ExecError::NotExecuted {
+            opcode: instr.opcode,
+        }),
     }?;
     dpp::lane_plan(spec, wave, instr, d).map(Some)
 }
