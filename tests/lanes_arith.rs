@@ -955,6 +955,25 @@ fn refused_calls_say_why_and_leave_dst_alone() {
         !lanes::has_format(SUB, FormatKind::F64) && !lanes::has_format(SUBREV, FormatKind::F64)
     );
     assert!(lanes::has_format(SUB, FormatKind::F16) && lanes::has_format(FMA, FormatKind::F64));
+    // Every target runs every operation in F16 and F32 (the VOP3 forms of
+    // its instruction set): 1 + 1 = 2, 1 - 1 = +0 (to nearest), 1 x 1 = 1,
+    // 1 x 1 + 1 = 2.
+    for t in Target::ALL {
+        for (op, h, f) in [
+            (ADD, 0x4000u16, 0x4000_0000u32),
+            (SUB, 0, 0),
+            (SUBREV, 0, 0),
+            (MUL, 0x3c00, 0x3f80_0000),
+            (FMA, 0x4000, 0x4000_0000),
+        ] {
+            let (x, mut d) = ([0x3c00u16; 1], [0x5555u16; 1]);
+            lanes::arith(op, t, 0, NONE, &vec![&x[..]; op.sources()], &mut d).unwrap();
+            assert_eq!(d, [h], "{t:?} v_{}_f16", op.name());
+            let (x, mut d) = ([0x3f80_0000u32; 1], [0x5555u32; 1]);
+            lanes::arith(op, t, 0, NONE, &vec![&x[..]; op.sources()], &mut d).unwrap();
+            assert_eq!(d, [f], "{t:?} v_{}_f32", op.name());
+        }
+    }
     // Zero lanes: nothing to do, no error.
     lanes::fma::<u16>(t, 0, NONE, &[], &[], &[], &mut []).unwrap();
 }

@@ -21,9 +21,11 @@
 //!   per source, OMOD and CLAMP. The policy is built the same way, once
 //!   per call, and the arithmetic kernel writes straight into `dst` (no
 //!   allocation; an EXEC-masked call goes through a stack buffer of 1024
-//!   lanes). Every target has the VOP3 form of ADD, MUL and FMA in F16,
-//!   F32 and F64, and of SUB and SUBREV in F16 and F32; SUB or SUBREV on
-//!   `u64` lanes is an error ([`has_format`]).
+//!   lanes). The operation and format are looked up in the instruction
+//!   set and the target's forms, as for FRACT: every target has the VOP3
+//!   form of ADD, MUL and FMA in F16, F32 and F64, and of SUB and SUBREV
+//!   in F16 and F32; SUB or SUBREV on `u64` lanes is an error
+//!   ([`has_format`]).
 //!
 //! ```
 //! use amdgpu_valu::lanes::{self, LaneMods};

@@ -4,6 +4,7 @@
 //! caller's destination (docs/semantics.md holds the rules).
 
 use crate::error::ExecError;
+use crate::instr::{Encoding, Opcode};
 use crate::kernels::arith::{arith_slices, ArithOp, SourceModifiers};
 use crate::kernels::{Format, FormatKind, Mode, Modifiers, Omod, Policy};
 use crate::target::Target;
@@ -53,15 +54,28 @@ impl From<LaneMods> for ArithMods {
     }
 }
 
-/// Whether the instruction set has `op` in `format`. Every target has the
-/// VOP3 form of each of these in F16, F32 and F64 (llvm-mc 22 accepts
-/// them on all ten), except SUB and SUBREV, which exist in F16 and F32
-/// only: there is no V_SUB_F64 or V_SUBREV_F64 on any target.
+/// The instruction that runs `op` in `format`, if the instruction set has
+/// one: V_ADD, V_MUL and V_FMA exist in F16, F32 and F64, V_SUB and
+/// V_SUBREV in F16 and F32 only (there is no V_SUB_F64 or V_SUBREV_F64).
+fn opcode(op: ArithOp, format: FormatKind) -> Option<Opcode> {
+    Opcode::ALL
+        .into_iter()
+        .find(|o| o.info().operation.name() == op.name() && o.format() == format)
+}
+
+/// Whether the instruction set has `op` in `format` on some target (the
+/// opcode exists; [`crate::TargetSpec::has_form`] says which targets have
+/// its VOP3 form: all ten, for each of these).
+///
+/// ```
+/// use amdgpu_valu::lanes::{has_format, ArithOp};
+/// use amdgpu_valu::FormatKind;
+///
+/// assert!(has_format(ArithOp::Fma, FormatKind::F64));
+/// assert!(!has_format(ArithOp::Sub, FormatKind::F64));
+/// ```
 pub fn has_format(op: ArithOp, format: FormatKind) -> bool {
-    !matches!(
-        (op, format),
-        (ArithOp::Sub | ArithOp::Subrev, FormatKind::F64)
-    )
+    opcode(op, format).is_some()
 }
 
 /// Lanes per EXEC-masked block: 16 EXEC words, computed into a stack
@@ -99,7 +113,7 @@ pub(super) fn run<T: LaneBits>(
             return Err(length_error("exec", "EXEC words", exec.len(), n));
         }
     }
-    if !has_format(op, T::FORMAT) {
+    let Some(opcode) = opcode(op, T::FORMAT) else {
         return Err(ExecError::InvalidOperand {
             operand: "src0",
             reason: format!(
@@ -108,6 +122,14 @@ pub(super) fn run<T: LaneBits>(
                 T::FORMAT.name(),
                 op.name().to_uppercase()
             ),
+        });
+    };
+    let spec = target.spec();
+    if !spec.has_form(opcode, Encoding::Vop3) {
+        return Err(ExecError::FormNotOnTarget {
+            target: target.name(),
+            opcode,
+            encoding: Encoding::Vop3,
         });
     }
     for (i, name) in NAMES.iter().enumerate().skip(want) {
@@ -124,7 +146,7 @@ pub(super) fn run<T: LaneBits>(
     };
     // Two-source operations ignore src2: pass src0's lanes.
     let c = srcs.get(2).copied().unwrap_or(a);
-    let rules = target.spec().float_rules();
+    let rules = spec.float_rules();
     T::run_arith(op, &rules, Mode(mode), mods, [a, b, c], exec, dst);
     Ok(())
 }
