@@ -7,6 +7,8 @@
 
 #![allow(dead_code)]
 
+pub mod arith;
+
 use amdgpu_valu::__testing::kernels::policy::{
     ClampNan, FloatRules, Modifiers, OmodGate, SnanPolicy,
 };

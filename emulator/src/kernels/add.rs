@@ -9,7 +9,7 @@
 use super::format::Format;
 use super::lane::{sel, Lane};
 use super::modifiers::{k, output_modifiers, prepare_operand, LanePolicy, SourceMods};
-use super::round::{round, sum, unpack, widen};
+use super::round::{round, sum, unpack};
 
 /// Which operand the sum negates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -66,7 +66,15 @@ pub fn add_rounded<F: Format>(op: AddSign, a: F::Lane, b: F::Lane, p: &LanePolic
     // IEEE subtraction negates a number, not a NaN (ARITH §5.4).
     let a = sel(nan_a, a, a ^ flip_a);
     let b = sel(nan_b, b, b ^ flip_b);
-    let exact = sum::<F>(unpack::<F>(widen::<F>(a)), unpack::<F>(widen::<F>(b)), p);
+    // In the format's lane: two encodings' significands leave room for the
+    // aligned sum (`round::sum`), the larger magnitude first.
+    let a_larger = (a & k::<F>(F::ABS_MASK)) >= (b & k::<F>(F::ABS_MASK));
+    let exact = sum::<F::Lane>(
+        unpack::<F, F::Lane>(sel(a_larger, a, b)),
+        unpack::<F, F::Lane>(sel(a_larger, b, a)),
+        p.toward_negative(),
+        Some(F::MAN),
+    );
     let r = round::<F>(exact, p);
     // An infinite term gives itself; inf - inf is invalid.
     let r = sel(mb == inf, b, r);
