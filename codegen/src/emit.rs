@@ -579,10 +579,8 @@ pub fn dispatch(model: &Model) -> TokenStream {
         .collect();
     let arms = model.instructions.instructions.iter().map(|instruction| {
         let opcode = instruction.opcode();
-        match instruction.kernel() {
-            Some(kernel) => quote!(#opcode => exec::execute::<#kernel>(spec, wave, instr)),
-            None => quote!(#opcode => Err(ExecError::NotExecuted { opcode: #opcode })),
-        }
+        let call = instruction.execute();
+        quote!(#opcode => #call)
     });
     quote! {
         /// The facts of `target`.

@@ -611,8 +611,8 @@ impl Operation {
     }
 
     /// The kernel type (`Fract`), an argument of `exec::execute`; `None`
-    /// while the operation has no kernel wired (its opcodes then refuse
-    /// execution with `ExecError::NotExecuted`).
+    /// for the arithmetic operations, which `exec::execute_arith` runs
+    /// (it reads the operation and its operands from `OpcodeInfo`).
     pub fn kernel(self) -> Option<TokenStream> {
         match self {
             Operation::Fract => Some(quote!(Fract)),
@@ -900,11 +900,16 @@ impl Instruction {
         quote!(Opcode::#v)
     }
 
-    /// The kernel's operation and format (`Fract, F16`): the type
-    /// arguments of `exec::execute`.
-    pub fn kernel(&self) -> Option<TokenStream> {
-        let (operation, format) = (self.operation.kernel()?, self.format.kernel());
-        Some(quote!(#operation, #format))
+    /// The call that executes the instruction: `exec::execute::<Fract,
+    /// F16>` (FRACT, LDEXP: the kernel and format as types) or
+    /// `exec::execute_arith::<F16>` (the arithmetic operations, whose
+    /// kernel the executor takes from `OpcodeInfo`).
+    pub fn execute(&self) -> TokenStream {
+        let format = self.format.kernel();
+        match self.operation.kernel() {
+            Some(operation) => quote!(exec::execute::<#operation, #format>(spec, wave, instr)),
+            None => quote!(exec::execute_arith::<#format>(spec, wave, instr)),
+        }
     }
 
     /// The slot (0-based, syntax order) of the literal K, if any.

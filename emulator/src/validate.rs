@@ -166,8 +166,10 @@ pub fn check(spec: &TargetSpec, instr: &Instruction) -> Result<(), Violation> {
     if let Some(dpp) = instr.dpp {
         self::dpp(spec, instr, dpp)?;
     }
+    let info = instr.opcode.info();
     let (m0, m1) = (instr.src0_mods, instr.src1_mods);
-    if m1.abs || m1.neg {
+    let float_src1 = info.src1().is_some_and(|t| t.is_float());
+    if (m1.abs || m1.neg) && !float_src1 {
         return fail(Slot::Src1, Rule::Src1AbsNeg);
     }
     if enc != Encoding::Sdwa {
@@ -180,8 +182,14 @@ pub fn check(spec: &TargetSpec, instr: &Instruction) -> Result<(), Violation> {
     }
     // e32 DPP16 carries src0 ABS/NEG in its DPP word.
     let e32_src_mods = matches!(instr.dpp, Some(Dpp::Dpp16(_)));
+    let src_mods = m0.abs || m0.neg || m1.abs || m1.neg;
+    let m2 = instr.src2_mods;
     if !enc.has_modifiers()
-        && (((m0.abs || m0.neg) && !e32_src_mods) || instr.clamp || instr.omod != Omod::None)
+        && ((src_mods && !e32_src_mods)
+            || m2.abs
+            || m2.neg
+            || instr.clamp
+            || instr.omod != Omod::None)
     {
         return fail(Slot::Modifier, Rule::ModifiersOnE32);
     }
@@ -191,14 +199,47 @@ pub fn check(spec: &TargetSpec, instr: &Instruction) -> Result<(), Violation> {
     };
     vgpr(spec, Slot::Dst, index, part, width, enc)?;
     source(spec, Slot::Src0, instr.src0, width, enc)?;
-    if let Some(src1) = instr.src1 {
-        let width = if width == 16 { 16 } else { 32 };
-        if enc == Encoding::Vop2 && !matches!(src1, Operand::Vgpr { .. }) {
+    if let (Some(src1), Some(ty)) = (instr.src1, info.src1()) {
+        // VOP2's second field is a VGPR; FMAMK's K is the literal.
+        let k = info.k_slot() == Some(1);
+        if enc == Encoding::Vop2 && !k && !matches!(src1, Operand::Vgpr { .. }) {
             return fail(Slot::Src1, Rule::Vop2Src1NotVgpr);
         }
-        source(spec, Slot::Src1, src1, width, enc)?;
+        source(spec, Slot::Src1, src1, ty.bits(), enc)?;
     }
     Ok(())
+}
+
+/// Why src2 breaks the rules ([`check_src2`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Src2Violation {
+    /// V_FMA or FMAMK/FMAAK without its third source.
+    Missing,
+    /// A third source on an instruction that has none (FMAC's addend is
+    /// its destination).
+    Extra,
+    /// The operand breaks `rule`, as [`check`] words it for the others.
+    Operand(Rule),
+}
+
+/// The rules of src2 (V_FMA's addend, FMAMK's VGPR addend, FMAAK's
+/// literal K), which [`check`] leaves out: present exactly when the
+/// opcode has a third source; in VOP2 a VGPR unless it is K; ranges,
+/// halves and pairs as the other sources.
+pub fn check_src2(spec: &TargetSpec, instr: &Instruction) -> Result<(), Src2Violation> {
+    let info = instr.opcode.info();
+    let (ty, src2) = match (info.src2(), instr.src2) {
+        (None, None) => return Ok(()),
+        (Some(_), None) => return Err(Src2Violation::Missing),
+        (None, Some(_)) => return Err(Src2Violation::Extra),
+        (Some(ty), Some(src2)) => (ty, src2),
+    };
+    let enc = instr.encoding;
+    let k = info.k_slot() == Some(2);
+    if enc == Encoding::Vop2 && !k && !matches!(src2, Operand::Vgpr { .. }) {
+        return Err(Src2Violation::Operand(Rule::Vop2Src1NotVgpr));
+    }
+    source(spec, Slot::Src1, src2, ty.bits(), enc).map_err(|v| Src2Violation::Operand(v.rule))
 }
 
 /// The DPP rules (docs/semantics.md §11): the form, src0 a VGPR, src1
@@ -229,6 +270,9 @@ fn dpp(spec: &TargetSpec, instr: &Instruction, dpp: Dpp) -> Result<(), Violation
         Dpp::Dpp8 { sel, .. } => {
             if e32 && (instr.src0_mods.abs || instr.src0_mods.neg) {
                 return fail(Slot::Src0, Rule::Dpp8SourceModifiers);
+            }
+            if e32 && (instr.src1_mods.abs || instr.src1_mods.neg) {
+                return fail(Slot::Src1, Rule::Dpp8SourceModifiers);
             }
             if sel.iter().any(|&s| s > 7) {
                 return fail(Slot::Modifier, Rule::DppField);

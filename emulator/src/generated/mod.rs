@@ -183,116 +183,28 @@ pub fn execute_spec(
         Opcode::LdexpF16 => exec::execute::<Ldexp, F16>(spec, wave, instr),
         Opcode::LdexpF32 => exec::execute::<Ldexp, F32>(spec, wave, instr),
         Opcode::LdexpF64 => exec::execute::<Ldexp, F64>(spec, wave, instr),
-        Opcode::AddF16 => {
-            Err(ExecError::NotExecuted {
-                opcode: Opcode::AddF16,
-            })
-        }
-        Opcode::AddF32 => {
-            Err(ExecError::NotExecuted {
-                opcode: Opcode::AddF32,
-            })
-        }
-        Opcode::AddF64 => {
-            Err(ExecError::NotExecuted {
-                opcode: Opcode::AddF64,
-            })
-        }
-        Opcode::SubF16 => {
-            Err(ExecError::NotExecuted {
-                opcode: Opcode::SubF16,
-            })
-        }
-        Opcode::SubF32 => {
-            Err(ExecError::NotExecuted {
-                opcode: Opcode::SubF32,
-            })
-        }
-        Opcode::SubrevF16 => {
-            Err(ExecError::NotExecuted {
-                opcode: Opcode::SubrevF16,
-            })
-        }
-        Opcode::SubrevF32 => {
-            Err(ExecError::NotExecuted {
-                opcode: Opcode::SubrevF32,
-            })
-        }
-        Opcode::MulF16 => {
-            Err(ExecError::NotExecuted {
-                opcode: Opcode::MulF16,
-            })
-        }
-        Opcode::MulF32 => {
-            Err(ExecError::NotExecuted {
-                opcode: Opcode::MulF32,
-            })
-        }
-        Opcode::MulF64 => {
-            Err(ExecError::NotExecuted {
-                opcode: Opcode::MulF64,
-            })
-        }
-        Opcode::FmaF16 => {
-            Err(ExecError::NotExecuted {
-                opcode: Opcode::FmaF16,
-            })
-        }
-        Opcode::FmaF32 => {
-            Err(ExecError::NotExecuted {
-                opcode: Opcode::FmaF32,
-            })
-        }
-        Opcode::FmaF64 => {
-            Err(ExecError::NotExecuted {
-                opcode: Opcode::FmaF64,
-            })
-        }
-        Opcode::FmacF16 => {
-            Err(ExecError::NotExecuted {
-                opcode: Opcode::FmacF16,
-            })
-        }
-        Opcode::FmacF32 => {
-            Err(ExecError::NotExecuted {
-                opcode: Opcode::FmacF32,
-            })
-        }
-        Opcode::FmacF64 => {
-            Err(ExecError::NotExecuted {
-                opcode: Opcode::FmacF64,
-            })
-        }
-        Opcode::FmamkF16 => {
-            Err(ExecError::NotExecuted {
-                opcode: Opcode::FmamkF16,
-            })
-        }
-        Opcode::FmamkF32 => {
-            Err(ExecError::NotExecuted {
-                opcode: Opcode::FmamkF32,
-            })
-        }
-        Opcode::FmamkF64 => {
-            Err(ExecError::NotExecuted {
-                opcode: Opcode::FmamkF64,
-            })
-        }
-        Opcode::FmaakF16 => {
-            Err(ExecError::NotExecuted {
-                opcode: Opcode::FmaakF16,
-            })
-        }
-        Opcode::FmaakF32 => {
-            Err(ExecError::NotExecuted {
-                opcode: Opcode::FmaakF32,
-            })
-        }
-        Opcode::FmaakF64 => {
-            Err(ExecError::NotExecuted {
-                opcode: Opcode::FmaakF64,
-            })
-        }
+        Opcode::AddF16 => exec::execute_arith::<F16>(spec, wave, instr),
+        Opcode::AddF32 => exec::execute_arith::<F32>(spec, wave, instr),
+        Opcode::AddF64 => exec::execute_arith::<F64>(spec, wave, instr),
+        Opcode::SubF16 => exec::execute_arith::<F16>(spec, wave, instr),
+        Opcode::SubF32 => exec::execute_arith::<F32>(spec, wave, instr),
+        Opcode::SubrevF16 => exec::execute_arith::<F16>(spec, wave, instr),
+        Opcode::SubrevF32 => exec::execute_arith::<F32>(spec, wave, instr),
+        Opcode::MulF16 => exec::execute_arith::<F16>(spec, wave, instr),
+        Opcode::MulF32 => exec::execute_arith::<F32>(spec, wave, instr),
+        Opcode::MulF64 => exec::execute_arith::<F64>(spec, wave, instr),
+        Opcode::FmaF16 => exec::execute_arith::<F16>(spec, wave, instr),
+        Opcode::FmaF32 => exec::execute_arith::<F32>(spec, wave, instr),
+        Opcode::FmaF64 => exec::execute_arith::<F64>(spec, wave, instr),
+        Opcode::FmacF16 => exec::execute_arith::<F16>(spec, wave, instr),
+        Opcode::FmacF32 => exec::execute_arith::<F32>(spec, wave, instr),
+        Opcode::FmacF64 => exec::execute_arith::<F64>(spec, wave, instr),
+        Opcode::FmamkF16 => exec::execute_arith::<F16>(spec, wave, instr),
+        Opcode::FmamkF32 => exec::execute_arith::<F32>(spec, wave, instr),
+        Opcode::FmamkF64 => exec::execute_arith::<F64>(spec, wave, instr),
+        Opcode::FmaakF16 => exec::execute_arith::<F16>(spec, wave, instr),
+        Opcode::FmaakF32 => exec::execute_arith::<F32>(spec, wave, instr),
+        Opcode::FmaakF64 => exec::execute_arith::<F64>(spec, wave, instr),
     }
 }
 
