@@ -16,6 +16,7 @@ use amdgpu_valu::{
     Omod, Opcode, Operand, OperationKind, Part, Sdwa, SdwaSel, SnanPolicy, SrcMods, Target, Wave,
     WaveSize,
 };
+use amdgpu_valu::explain::explain;
 use common::Rng;
 use reference::arith::{ref_arith, ArithFormat, ArithRefMods, RefOp};
 use reference::TargetKind;
@@ -142,6 +143,8 @@ struct Case {
     instr: Instruction,
     before: Wave,
     expected: Vec<[u32; 2]>,
+    /// Each written lane's reference result (before the write's placement).
+    results: Vec<Option<u64>>,
     dst: usize,
 }
 
@@ -341,7 +344,7 @@ fn build(r: &mut Rng, t: Target, op: Opcode, form: Form) -> Case {
         };
         wave.set_sgpr(s, word).expect("sgpr");
     }
-    let expected = expect(t, &instr, &wave);
+    let (expected, results) = expect(t, &instr, &wave);
     let Operand::Vgpr { index, .. } = dst else {
         unreachable!()
     };
@@ -350,6 +353,7 @@ fn build(r: &mut Rng, t: Target, op: Opcode, form: Form) -> Case {
         instr,
         before: wave,
         expected,
+        results,
         dst: usize::from(index),
     }
 }
@@ -431,8 +435,9 @@ fn reference(t: Target, instr: &Instruction, srcs: [u64; 3], mode: u32) -> u64 {
     }
 }
 
-/// The destination words (low, high) of every lane after `instr`.
-fn expect(t: Target, instr: &Instruction, wave: &Wave) -> Vec<[u32; 2]> {
+/// The destination words (low, high) of every lane after `instr`, and
+/// each written lane's result.
+fn expect(t: Target, instr: &Instruction, wave: &Wave) -> (Vec<[u32; 2]>, Vec<Option<u64>>) {
     let info = instr.opcode.info();
     let f = info.format;
     let Operand::Vgpr { index, part } = instr.dst else {
@@ -451,11 +456,13 @@ fn expect(t: Target, instr: &Instruction, wave: &Wave) -> Vec<[u32; 2]> {
         ]
     };
     let mut out = Vec::new();
+    let mut results = Vec::new();
     for lane in 0..lanes {
         let mut words = old(lane);
         let source_lane = dpp_source(instr.dpp, lane);
         let (Some(from), true) = (source_lane, wave.exec() >> lane & 1 != 0) else {
             out.push(words);
+            results.push(None);
             continue;
         };
         let mut srcs = [0u64; 3];
@@ -477,6 +484,7 @@ fn expect(t: Target, instr: &Instruction, wave: &Wave) -> Vec<[u32; 2]> {
             srcs[2] = read(wave, f, instr.dst, None, lane);
         }
         let r = reference(t, instr, srcs, wave.mode().0);
+        results.push(Some(r));
         match (f, instr.sdwa) {
             (_, Some(s)) => {
                 let (shift, width) = s.dst_sel.field_bits();
@@ -512,7 +520,7 @@ fn expect(t: Target, instr: &Instruction, wave: &Wave) -> Vec<[u32; 2]> {
         }
         out.push(words);
     }
-    out
+    (out, results)
 }
 
 #[test]
@@ -527,6 +535,17 @@ fn random_arithmetic_instructions_match_the_reference() {
         if let Err(e) = execute(case.target, &mut wave, &case.instr) {
             failures.push(format!("case {n} {} {:?}: {e}", case.target, case.instr));
             continue;
+        }
+        // `explain` of the first written lane ends in the reference's result.
+        if let Some((lane, &Some(r))) = case.results.iter().enumerate().find(|(_, r)| r.is_some()) {
+            match explain(case.target, &case.before, &case.instr, lane) {
+                Ok(ex) if ex.result == r => {}
+                Ok(ex) => failures.push(format!(
+                    "case {n} {} explain lane {lane}: {:#x}, want {r:#x}: {:?}",
+                    case.target, ex.result, case.instr
+                )),
+                Err(e) => failures.push(format!("case {n} explain: {e}")),
+            }
         }
         let f64 = case.instr.opcode.format() == FormatKind::F64;
         for (lane, want) in case.expected.iter().enumerate() {

@@ -106,7 +106,7 @@ pub(super) fn check_operands(spec: &TargetSpec, instr: &Instruction) -> Result<(
 /// Each source's ABS/NEG in kernel order: the VOP3 or SDWA bits, an e32
 /// DPP16 word's src1 bits (23:22: NEG, ABS) for a float src1, none for
 /// FMAC's accumulator (its VOP3 bits are not expressible and ignored).
-fn source_modifiers(instr: &Instruction) -> SourceModifiers {
+pub(crate) fn source_modifiers(instr: &Instruction) -> SourceModifiers {
     let info = instr.opcode.info();
     let dpp_src1 = match instr.dpp {
         Some(Dpp::Dpp16(d)) if info.src1().is_some_and(|t| t.is_float()) => d.src1_bits,
