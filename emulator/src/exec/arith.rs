@@ -26,6 +26,15 @@ use crate::target::{SdwaF16Output, TargetSpec};
 use crate::validate::{check_src2, Src2Violation};
 use crate::wave::{Wave, MAX_LANES, NUM_VGPRS};
 
+/// Run the kernel over the lanes of `io` ([`run_arith`]). Unit tests can
+/// break this write-back on purpose (the test-only `fault` module).
+#[inline(always)]
+fn run<F: Format>(op: ArithOp, io: &mut ArithIo<'_>, p: &Policy, mods: SourceModifiers) {
+    #[cfg(test)]
+    super::write::fault::apply_arith(io);
+    run_arith::<F>(op, io, p, mods);
+}
+
 /// The kernel of an arithmetic operation: the one place an
 /// [`OperationKind`] becomes an arithmetic kernel (FMAC, FMAMK and FMAAK
 /// are FMA with their operands placed here); `None` for FRACT and LDEXP.
@@ -315,23 +324,23 @@ pub fn execute_arith<F: Format>(
                 *o = order.arith_lane(op, words, &m) as u32;
             }
         } else {
-            run_arith::<F>(op, &mut io!(&mut out[..lanes], &mut [], 0, 0, u64::MAX), &policy, mods);
+            run::<F>(op, &mut io!(&mut out[..lanes], &mut [], 0, 0, u64::MAX), &policy, mods);
         }
         return sdwa_merge::<F>(spec, wave, index, sdwa, exec, &out);
     }
     if F::WIDTH == 64 {
         let (lo, hi) = wave.vgpr_split(index, 2).ok_or(oob)?.dst();
-        run_arith::<F>(op, &mut io!(&mut *lo, &mut *hi, 0, 0, exec), &policy, mods);
+        run::<F>(op, &mut io!(&mut *lo, &mut *hi, 0, 0, exec), &policy, mods);
         if plain != 0 {
-            run_arith::<F>(op, &mut io!(lo, hi, 0, 0, plain), &policy, plain_mods);
+            run::<F>(op, &mut io!(lo, hi, 0, 0, plain), &policy, plain_mods);
         }
         return Ok(());
     }
     let (keep, shift) = dst_placement::<F>(spec, part);
     let dst = wave.vgpr_lanes_mut(index).ok_or(oob)?;
-    run_arith::<F>(op, &mut io!(&mut *dst, &mut [], keep, shift, exec), &policy, mods);
+    run::<F>(op, &mut io!(&mut *dst, &mut [], keep, shift, exec), &policy, mods);
     if plain != 0 {
-        run_arith::<F>(op, &mut io!(dst, &mut [], keep, shift, plain), &policy, plain_mods);
+        run::<F>(op, &mut io!(dst, &mut [], keep, shift, plain), &policy, plain_mods);
     }
     Ok(())
 }

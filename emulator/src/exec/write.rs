@@ -317,6 +317,16 @@ pub(crate) mod fault {
         FAULT.with(|f| f.set(fault));
     }
 
+    /// The same breaks on an arithmetic write-back.
+    pub(in crate::exec) fn apply_arith(io: &mut crate::kernels::arith::ArithIo<'_>) {
+        match FAULT.with(Cell::get) {
+            Fault::None => {}
+            Fault::IgnoreExec => io.exec = u64::MAX,
+            Fault::ClobberOtherHalf => io.dst_keep = 0,
+            Fault::SkipHighLanes => io.exec &= 0xffff_ffff,
+        }
+    }
+
     pub(super) fn apply(io: &mut WaveIo<'_>) {
         match FAULT.with(Cell::get) {
             Fault::None => {}
