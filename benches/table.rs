@@ -224,7 +224,11 @@ fn bench_arith<F: Format>(op: ArithOp, rows: &mut Vec<Row>) {
                 dispatch::last_variant(),
                 Some(dispatch::Variant::Simd(selected))
             );
-            assert!(dst == want, "{instr} {}: SIMD and scalar differ", case.name());
+            assert!(
+                dst == want,
+                "{instr} {}: SIMD and scalar differ",
+                case.name()
+            );
             row(dispatched, m);
         }
         if !default {
@@ -234,7 +238,11 @@ fn bench_arith<F: Format>(op: ArithOp, rows: &mut Vec<Row>) {
             let m = chunked3::<F>(src, &mut dst, |s, d| {
                 arith_slices_isa::<F>(isa, op, &p, none, s, d);
             });
-            assert!(dst == want, "{instr} {}: SIMD and scalar differ", isa.name());
+            assert!(
+                dst == want,
+                "{instr} {}: SIMD and scalar differ",
+                isa.name()
+            );
             row(format!("simd {}", isa.name()), m);
         }
         if path_wanted("scalar") {
@@ -245,7 +253,9 @@ fn bench_arith<F: Format>(op: ArithOp, rows: &mut Vec<Row>) {
             row("apfloat (IEEE, nearest)".into(), m);
         }
         if path_wanted("softfloat") {
-            let m = chunked3::<F>(src, &mut dst, |s, d| common::arith::softfloat::<F>(op, s, d));
+            let m = chunked3::<F>(src, &mut dst, |s, d| {
+                common::arith::softfloat::<F>(op, s, d)
+            });
             row("SoftFloat 3 (IEEE, nearest)".into(), m);
         }
     }
@@ -255,7 +265,9 @@ fn bench_arith<F: Format>(op: ArithOp, rows: &mut Vec<Row>) {
 fn simd_rate(rows: &[Row], instr: &str) -> Option<f64> {
     rows.iter()
         .find(|r| {
-            r.instr == instr && r.case == Case::Default.name() && r.path.starts_with("simd dispatched")
+            r.instr == instr
+                && r.case == Case::Default.name()
+                && r.path.starts_with("simd dispatched")
         })
         .map(|r| r.mlanes)
 }
@@ -469,7 +481,11 @@ fn main() {
         }
     }
     for (name, op, bench) in [
-        ("v_add_f16", ArithOp::Add, bench_arith::<F16> as fn(ArithOp, &mut Vec<Row>)),
+        (
+            "v_add_f16",
+            ArithOp::Add,
+            bench_arith::<F16> as fn(ArithOp, &mut Vec<Row>),
+        ),
         ("v_mul_f16", ArithOp::Mul, bench_arith::<F16>),
         ("v_fma_f16", ArithOp::Fma, bench_arith::<F16>),
         ("v_add_f32", ArithOp::Add, bench_arith::<F32>),

@@ -52,7 +52,9 @@ pub fn softfloat<F: Format>(op: ArithOp, src: [&[F::Bits]; 3], dst: &mut [F::Bit
     macro_rules! lanes {
         ($t:ident, $bits:ty, $add:ident, $sub:ident, $mul:ident, $fma:ident) => {
             for (i, d) in dst.iter_mut().enumerate() {
-                let w = |x: F::Bits| sf::$t { v: F::widen(x) as $bits };
+                let w = |x: F::Bits| sf::$t {
+                    v: F::widen(x) as $bits,
+                };
                 let (a, b, c) = (w(src[0][i]), w(src[1][i]), w(c[i]));
                 let r = unsafe {
                     match op {

@@ -148,6 +148,8 @@ fn spec_fields(s: &Spec) -> Fields {
         ("sdwa", sourced(&s.sdwa)),
         ("f16_dst_high", sourced(&s.f16_dst_high)),
         ("snan", sourced(&s.snan)),
+        ("sub_nan", sourced(&s.sub_nan)),
+        ("tininess", sourced(&s.tininess)),
         ("sdwa_f16_output", sdwa_f16_output),
         ("sdwa_f16_dword_dst", optional(&s.sdwa_f16_dword_dst)),
         ("sdwa_constant_sel", optional(&s.sdwa_constant_sel)),
@@ -658,6 +660,8 @@ const IMPORTS: &[(&str, &[&str])] = &[
             "FormatKind",
             "OmodGate",
             "SnanPolicy",
+            "SubNan",
+            "Tininess",
         ],
     ),
     (

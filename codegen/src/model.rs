@@ -208,6 +208,8 @@ pub fn policy_yaml_names() -> TokenStream {
         ClampNan::yaml_names(),
         F16DstHigh::yaml_names(),
         SnanPolicy::yaml_names(),
+        SubNan::yaml_names(),
+        Tininess::yaml_names(),
         SdwaF16Output::yaml_names(),
         SdwaF16DwordDst::yaml_names(),
         SdwaConstantSel::yaml_names(),
@@ -256,12 +258,33 @@ policy_enum!(
 );
 
 policy_enum!(
-    /// Signalling NaNs in FRACT/LDEXP.
+    /// Signalling NaNs, every instruction.
     SnanPolicy {
         /// Quieted.
         Quiet = "quiet",
         /// Kept when MODE.IEEE = 0.
         KeepWhenIeeeOff = "keep_when_ieee_off",
+    }
+);
+
+policy_enum!(
+    /// SUB/SUBREV of a NaN subtrahend.
+    SubNan {
+        /// IEEE subtraction: the NaN unchanged.
+        Ieee = "ieee",
+        /// The subtrahend negated first, NaN included.
+        NegateSubtrahend = "negate_subtrahend",
+    }
+);
+
+policy_enum!(
+    /// When an arithmetic result is tiny.
+    Tininess {
+        /// Rounded to the precision with an unbounded exponent, below the
+        /// smallest normal.
+        AfterRounding = "after_rounding",
+        /// The exact result below the smallest normal.
+        BeforeRounding = "before_rounding",
     }
 );
 
@@ -1068,6 +1091,10 @@ pub struct Spec {
     pub f16_dst_high: Sourced<F16DstHigh>,
     /// Signalling NaNs.
     pub snan: Sourced<SnanPolicy>,
+    /// SUB/SUBREV of a NaN subtrahend.
+    pub sub_nan: Sourced<SubNan>,
+    /// When an arithmetic result is tiny.
+    pub tininess: Sourced<Tininess>,
     /// SDWA F16 output; `None` exactly when there is no SDWA.
     pub sdwa_f16_output: Option<Sourced<SdwaF16Output>>,
     /// SDWA dst_sel:DWORD with an F16 result; `None` without SDWA.

@@ -2,9 +2,10 @@
 //! (ARITH §1, §5).
 //!
 //! SUB is src0 + (-src1) and SUBREV (-src0) + src1, as IEEE subtraction:
-//! the sign flip applies to a number, never to a NaN (`sub_nan: ieee`,
-//! ARITH §5.4), and the NaN priority stays src0 then src1 (the encoding's
-//! order, SUBREV included). Branch-free, as `fract.rs`.
+//! the sign flip applies to a number, not to a NaN (`sub_nan: ieee`, the
+//! default; `negate_subtrahend` flips a NaN subtrahend too;
+//! docs/semantics.md §10.9), and the NaN priority stays src0 then src1
+//! (the encoding's order, SUBREV included). Branch-free, as `fract.rs`.
 
 use super::format::Format;
 use super::lane::{sel, Lane};
@@ -63,9 +64,11 @@ pub fn add_rounded<F: Format>(op: AddSign, a: F::Lane, b: F::Lane, p: &LanePolic
     let (ma, mb) = (a & k::<F>(F::ABS_MASK), b & k::<F>(F::ABS_MASK));
     let (nan_a, nan_b) = (ma > inf, mb > inf);
     let (flip_a, flip_b) = op.flips::<F>();
-    // IEEE subtraction negates a number, not a NaN (ARITH §5.4).
-    let a = sel(nan_a, a, a ^ flip_a);
-    let b = sel(nan_b, b, b ^ flip_b);
+    // IEEE subtraction negates a number, not a NaN (`sub_nan: ieee`);
+    // `negate_subtrahend` negates a NaN subtrahend too, as NEG would.
+    let keep = !p.negate_nan_subtrahend;
+    let a = sel(nan_a & keep, a, a ^ flip_a);
+    let b = sel(nan_b & keep, b, b ^ flip_b);
     // In the format's lane: two encodings' significands leave room for the
     // aligned sum (`round::sum`), the larger magnitude first.
     let a_larger = (a & k::<F>(F::ABS_MASK)) >= (b & k::<F>(F::ABS_MASK));

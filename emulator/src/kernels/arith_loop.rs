@@ -205,11 +205,26 @@ impl ArithIo<'_> {
         let n = self.lanes::<F, K>();
         let three = K::OP.sources() == 3;
         // Unused slices stand in for the ones a format or operation lacks.
-        let (a_lo, a_hi) = (&src0.0[..n], if F::WIDTH == 64 { &src0.1[..n] } else { &src0.0[..n] });
+        let (a_lo, a_hi) = (
+            &src0.0[..n],
+            if F::WIDTH == 64 {
+                &src0.1[..n]
+            } else {
+                &src0.0[..n]
+            },
+        );
         let b_lo = &self.src_lo[1][..n];
-        let b_hi = if F::WIDTH == 64 { &self.src_hi[1][..n] } else { b_lo };
+        let b_hi = if F::WIDTH == 64 {
+            &self.src_hi[1][..n]
+        } else {
+            b_lo
+        };
         let c_lo = if three { &self.src_lo[2][..n] } else { b_lo };
-        let c_hi = if three && F::WIDTH == 64 { &self.src_hi[2][..n] } else { c_lo };
+        let c_hi = if three && F::WIDTH == 64 {
+            &self.src_hi[2][..n]
+        } else {
+            c_lo
+        };
         let [sa, sb, sc] = self.src_shift;
         let (keep, shift, exec) = (self.dst_keep, self.dst_shift, self.exec);
         // No closures here: they would not inherit the caller's target features.
@@ -218,7 +233,11 @@ impl ArithIo<'_> {
             let dst_lo = &mut self.dst_lo[..n];
             for i in 0..n {
                 let c = sel(three, source::<F>(c_lo[i], c_hi[i], sc), F::Lane::ZERO);
-                let s = [source::<F>(a_lo[i], a_hi[i], sa), source::<F>(b_lo[i], b_hi[i], sb), c];
+                let s = [
+                    source::<F>(a_lo[i], a_hi[i], sa),
+                    source::<F>(b_lo[i], b_hi[i], sb),
+                    c,
+                ];
                 let r = K::lane::<F, OUT>(s, m, p).to_u64();
                 let a = ALL || exec.wrapping_shr(i as u32) & 1 != 0;
                 dst_lo[i] = sel(a, r as u32, dst_lo[i]);

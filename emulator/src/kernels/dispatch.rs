@@ -267,19 +267,18 @@ fn baseline<J: WaveJob>(job: &mut J) {
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
-    use super::WaveJob;
 
     /// The AVX-512 variant; the feature list matches `Isa::Avx512::is_available`.
     #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,avx512f,avx512bw,avx512cd,avx512dq,avx512vl")]
     #[inline(never)]
-    pub(super) fn avx512<J: WaveJob>(job: &mut J) {
+    pub(super) fn avx512<J: super::WaveJob>(job: &mut J) {
         job.wave();
     }
 
     /// The AVX2 variant; the feature list matches `Isa::Avx2::is_available`.
     #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt")]
     #[inline(never)]
-    pub(super) fn avx2<J: WaveJob>(job: &mut J) {
+    pub(super) fn avx2<J: super::WaveJob>(job: &mut J) {
         job.wave();
     }
 }

@@ -274,7 +274,10 @@ impl Lane for W128 {
     #[inline(always)]
     fn mul(self, o: Self) -> Self {
         let low = W128::mul_full(self.lo, o.lo);
-        let cross = self.hi.wrapping_mul(o.lo).wrapping_add(self.lo.wrapping_mul(o.hi));
+        let cross = self
+            .hi
+            .wrapping_mul(o.lo)
+            .wrapping_add(self.lo.wrapping_mul(o.hi));
         W128 {
             hi: low.hi.wrapping_add(cross),
             lo: low.lo,

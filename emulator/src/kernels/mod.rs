@@ -46,6 +46,7 @@ pub use modifiers::LanePolicy;
 pub use operation::{Fract, Ldexp, Operation};
 pub use policy::{
     ClampNan, FloatRules, Mode, Modifiers, Omod, OmodDecision, OmodGate, Policy, Round, SnanPolicy,
+    SubNan, Tininess,
 };
 
 #[cfg(test)]

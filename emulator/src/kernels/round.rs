@@ -182,7 +182,8 @@ pub fn narrow_exact<W: Lane, L: Lane>(v: Exact<W>) -> Exact<L> {
 /// the subnormal grid, whichever is coarser. The value is **tiny** when
 /// rounding it to the format's precision with an unbounded exponent gives
 /// a nonzero magnitude below the smallest normal (tininess after rounding
-/// [hw gfx1100, gfx1201]); a tiny value becomes the zero of its sign when
+/// [hw gfx1100, gfx1201]; the policy can judge it before rounding
+/// instead, on the exact value); a tiny value becomes the zero of its sign when
 /// the output flush or OMOD says so (`LanePolicy::flush_tiny`). Overflow
 /// gives infinity or the largest finite value by FP_ROUND, or always the
 /// largest with FP16_OVFL (`LanePolicy::overflow`). A zero `sig` gives the
@@ -231,6 +232,8 @@ pub fn round<F: Format>(v: Exact<F::Lane>, p: &LanePolicy<F>) -> F::Lane {
     let up_p = p.rounds_up(v.negative, kept_p & one != zero, guard_p, sticky_p);
     let carries = kept_p.add(F::Lane::from_bool(up_p)).shr(man + ke(1)) != zero;
     let below = (e < ke(F::EMIN - 1)) | ((e == ke(F::EMIN - 1)) & !carries);
+    // Before rounding (`tininess: before_rounding`): the exact value below.
+    let below = sel(p.tiny_before_rounding, e < ke(F::EMIN), below);
     let tiny = (v.sig != zero) & below;
 
     let sign = sel(v.negative, k(F::SIGN), zero);
