@@ -97,7 +97,7 @@ fn tiny_after_rounding_flushed_or_rounded() {
     let ex = why(Target::Gfx1100, 0x30, &i, &regs);
     assert_eq!(ex.result, 0x0080_0000);
     let op = step(&ex, "operation");
-    assert!(op.contains("rounded to a subnormal, inexact, rounded up (nearest-even)"), "{op}");
+    assert!(op.contains("tiny: rounded to a subnormal, inexact, rounded up (nearest-even)"), "{op}");
 }
 
 #[test]

@@ -30,6 +30,7 @@ use crate::instr::{Operand, Part};
 use crate::kernels::arith::{arith_lane, ArithOp};
 use crate::kernels::classify::{classify_fract, classify_ldexp, FractCase, LdexpCase, Rounding};
 use crate::kernels::classify_arith::{classify_arith, ArithCase};
+use crate::kernels::policy::{SubNan, Tininess};
 use crate::kernels::modifiers::{prepare_operand, SourceMods};
 use crate::kernels::format::{is_nan, is_subnormal};
 use crate::kernels::fract::fract_rounded;
@@ -506,12 +507,20 @@ fn explain_arith<F: Format>(
         ArithCase::InvalidInfMinusInf => {
             "invalid operation: inf - inf gives the negative canonical NaN".to_string()
         }
-        ArithCase::Nan(slot) => format!(
-            "NaN source: {} is the first NaN in encoding order ({}); {}",
-            slot_name(instr, slot),
-            order.join(", "),
-            nan_text(&p)
-        ),
+        ArithCase::Nan(slot) => {
+            let subtrahend = matches!((op, slot), (ArithOp::Sub, 1) | (ArithOp::Subrev, 0));
+            let negated = if subtrahend && p.sub_nan == SubNan::NegateSubtrahend {
+                "; the subtrahend is negated first, so its sign is flipped (sub_nan: negate_subtrahend)"
+            } else {
+                ""
+            };
+            format!(
+                "NaN source: {} is the first NaN in encoding order ({}); {}{negated}",
+                slot_name(instr, slot),
+                order.join(", "),
+                nan_text(&p)
+            )
+        }
         ArithCase::Infinite => "an infinite source: the result is infinite".to_string(),
         ArithCase::ExactZero => format!(
             "the exact result is zero: its sign by the zero rules ({})",
@@ -533,10 +542,16 @@ fn explain_arith<F: Format>(
             } else {
                 "OMOD is effective"
             };
-            format!(
-                "tiny after rounding (below the smallest normal once rounded to {} bits); flushed to a signed zero because {why}",
-                F::MAN + 1
-            )
+            let tiny = match p.tininess {
+                Tininess::AfterRounding => format!(
+                    "tiny after rounding (below the smallest normal once rounded to {} bits)",
+                    F::MAN + 1
+                ),
+                Tininess::BeforeRounding => {
+                    "tiny before rounding (the exact value is below the smallest normal)".into()
+                }
+            };
+            format!("{tiny}; flushed to a signed zero because {why}")
         }
         ArithCase::Rounded(r) => {
             let how = if !r.inexact {
@@ -549,7 +564,7 @@ fn explain_arith<F: Format>(
                 )
             };
             if r.tiny {
-                format!("tiny after rounding: rounded to a subnormal, {how}")
+                format!("tiny: rounded to a subnormal, {how}")
             } else {
                 how
             }

@@ -6,7 +6,7 @@
 
 use super::arith_kernel::ArithOp;
 use super::format::Format;
-use super::policy::Policy;
+use super::policy::{Policy, Tininess};
 
 /// The rule that decided a lane, before OMOD and CLAMP.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -34,7 +34,8 @@ pub struct ArithRounding {
     /// Its magnitude was rounded up.
     pub rounded_up: bool,
     /// Tiny: rounded to the precision with an unbounded exponent, nonzero
-    /// and below the smallest normal (tininess after rounding).
+    /// and below the smallest normal (tininess after rounding; before
+    /// rounding under `tininess: before_rounding`, the exact value).
     pub tiny: bool,
     /// Tiny and flushed to the zero of its sign (output flush or OMOD).
     pub flushed: bool,
@@ -182,7 +183,10 @@ fn rounding<F: Format>(v: Exact, p: &Policy) -> ArithRounding {
     let (up_p, inexact_p) = round_at(v, drop, p);
     let carries = ((v.sig >> drop) + u128::from(up_p)) >> precision != 0;
     let e_rounded = e + i32::from(carries);
-    let tiny = e_rounded < F::EMIN;
+    let tiny = match p.tininess {
+        Tininess::AfterRounding => e_rounded < F::EMIN,
+        Tininess::BeforeRounding => e < F::EMIN,
+    };
     let overflow = e_rounded > F::EMAX;
     if tiny {
         let flushed = p.flush_tiny();
