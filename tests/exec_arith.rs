@@ -44,7 +44,7 @@ const F16_6: u32 = 0x4600; // 1.5 x 4
 const F16_7: u32 = 0x4700; // 1.75 x 4
 const F16_8: u32 = 0x4800;
 const F16_9: u32 = 0x4880; // 1.125 x 8: fraction 0.125 x 1024 = 0x80
-// F64 encodings.
+                           // F64 encodings.
 const F64_1: u64 = 0x3ff0_0000_0000_0000;
 const F64_2: u64 = 0x4000_0000_0000_0000;
 const F64_3: u64 = 0x4008_0000_0000_0000;
@@ -60,7 +60,14 @@ fn bin(op: Opcode, enc: Encoding, dst: Operand, a: Operand, b: Operand) -> Instr
     Instruction::binary(op, enc, dst, a, b)
 }
 
-fn tern(op: Opcode, enc: Encoding, dst: Operand, a: Operand, b: Operand, c: Operand) -> Instruction {
+fn tern(
+    op: Opcode,
+    enc: Encoding,
+    dst: Operand,
+    a: Operand,
+    b: Operand,
+    c: Operand,
+) -> Instruction {
     Instruction::ternary(op, enc, dst, a, b, c)
 }
 
@@ -140,17 +147,38 @@ fn f16_register_halves_per_family() {
     // GFX10: kept.
     assert_eq!(run(Target::Gfx1030, 0xf0, &i, &[OLD, F16_1]), 0xa5a5_4000);
     // True16: the other half kept, either half written.
-    let lo = bin(Opcode::AddF16, Encoding::Vop2, Operand::v_lo(0), Operand::v_lo(1), Operand::v_lo(1));
+    let lo = bin(
+        Opcode::AddF16,
+        Encoding::Vop2,
+        Operand::v_lo(0),
+        Operand::v_lo(1),
+        Operand::v_lo(1),
+    );
     assert_eq!(run(Target::Gfx1100, 0xf0, &lo, &[OLD, F16_1]), 0xa5a5_4000);
-    let hi = bin(Opcode::AddF16, Encoding::Vop3, Operand::v_hi(0), Operand::v_lo(1), Operand::v_hi(1));
+    let hi = bin(
+        Opcode::AddF16,
+        Encoding::Vop3,
+        Operand::v_hi(0),
+        Operand::v_lo(1),
+        Operand::v_hi(1),
+    );
     // v1 = 0x3c00_3c00: 1.0 in both halves.
-    assert_eq!(run(Target::Gfx1201, 0xf0, &hi, &[OLD, 0x3c00_3c00]), 0x4000_a5a5);
+    assert_eq!(
+        run(Target::Gfx1201, 0xf0, &hi, &[OLD, 0x3c00_3c00]),
+        0x4000_a5a5
+    );
     // MUL and FMA clear on GFX9 too: 2 x 3 = 6; fma(2, 3, 1) = 7.
     let i = bin(Opcode::MulF16, Encoding::Vop3, v(0), v(1), v(2));
     assert_eq!(run(Target::Gfx90a, 0xf0, &i, &[OLD, F16_2, F16_3]), F16_6);
     let i = tern(Opcode::FmaF16, Encoding::Vop3, v(0), v(1), v(2), v(3));
-    assert_eq!(run(Target::Gfx942, 0xf0, &i, &[OLD, F16_2, F16_3, F16_1]), F16_7);
-    assert_eq!(run(Target::Gfx1010, 0xf0, &i, &[OLD, F16_2, F16_3, F16_1]), 0xa5a5_0000 | F16_7);
+    assert_eq!(
+        run(Target::Gfx942, 0xf0, &i, &[OLD, F16_2, F16_3, F16_1]),
+        F16_7
+    );
+    assert_eq!(
+        run(Target::Gfx1010, 0xf0, &i, &[OLD, F16_2, F16_3, F16_1]),
+        0xa5a5_0000 | F16_7
+    );
 }
 
 #[test]
@@ -158,10 +186,22 @@ fn fmac_reads_the_destination_half_and_pair() {
     // True16 e32: v0 = 0x4000_3c00 (.h = 2, .l = 1); 3 x 2 + D.
     let regs = [0x4000_3c00, F16_3, F16_2];
     // .h: 6 + 2 = 8 (0x4800), low half kept. Reading .l would give 7.
-    let i = bin(Opcode::FmacF16, Encoding::Vop2, Operand::v_hi(0), Operand::v_lo(1), Operand::v_lo(2));
+    let i = bin(
+        Opcode::FmacF16,
+        Encoding::Vop2,
+        Operand::v_hi(0),
+        Operand::v_lo(1),
+        Operand::v_lo(2),
+    );
     assert_eq!(run(Target::Gfx1100, 0xf0, &i, &regs), (F16_8 << 16) | F16_1);
     // .l: 6 + 1 = 7 (0x4700), high half kept.
-    let i = bin(Opcode::FmacF16, Encoding::Vop2, Operand::v_lo(0), Operand::v_lo(1), Operand::v_lo(2));
+    let i = bin(
+        Opcode::FmacF16,
+        Encoding::Vop2,
+        Operand::v_lo(0),
+        Operand::v_lo(1),
+        Operand::v_lo(2),
+    );
     assert_eq!(run(Target::Gfx1100, 0xf0, &i, &regs), 0x4000_0000 | F16_7);
     // GFX10 F16 FMAC: D is bits 15:0 (1.0 here), bits 31:16 kept.
     let i = bin(Opcode::FmacF16, Encoding::Vop3, v(0), v(1), v(2));
@@ -188,24 +228,41 @@ fn fmamk_and_fmaak_read_k_in_the_result_format() {
     // bits 31:16.
     let k = Operand::Literal(0xdead_4400);
     let i = tern(Opcode::FmamkF16, Encoding::Vop2, v(0), v(1), k, v(2));
-    assert_eq!(run(Target::Gfx1030, 0xf0, &i, &[OLD, F16_2, F16_1]), 0xa5a5_0000 | F16_9);
+    assert_eq!(
+        run(Target::Gfx1030, 0xf0, &i, &[OLD, F16_2, F16_1]),
+        0xa5a5_0000 | F16_9
+    );
     let i = tern(Opcode::FmaakF16, Encoding::Vop2, v(0), v(1), v(2), k);
-    assert_eq!(run(Target::Gfx1030, 0xf0, &i, &[OLD, F16_2, F16_1]), 0xa5a5_0000 | F16_6);
+    assert_eq!(
+        run(Target::Gfx1030, 0xf0, &i, &[OLD, F16_2, F16_1]),
+        0xa5a5_0000 | F16_6
+    );
     // F32 (gfx942, VOP2 0x17/0x18): 2 x 3 + 1 = 7 and 2 x 1 + 3 = 5.
     let k = Operand::Literal(F32_3);
     let i = tern(Opcode::FmamkF32, Encoding::Vop2, v(0), v(1), k, v(2));
     assert_eq!(run(Target::Gfx942, 0xf0, &i, &[OLD, F32_2, F32_1]), F32_7);
     let i = tern(Opcode::FmaakF32, Encoding::Vop2, v(0), v(1), v(2), k);
-    assert_eq!(run(Target::Gfx942, 0xf0, &i, &[OLD, F32_2, F32_1]), 0x40a0_0000); // 5 = 1.25 x 4
-    // F64 (gfx1250): a 64-bit literal is the whole K. FMAMK: 2 x (1 +
-    // 2^-52) + 1 = 3 + 2^-51, exact (the ulp of [2, 4) is 2^-51):
-    // 0x4008000000000001. FMAAK: 2 x 1 + (1 + 3 x 2^-52) = 3 + 1.5 ulp, a
-    // tie between 3 + 1 ulp (odd) and 3 + 2 ulp (even): 0x4008000000000002.
-    // A 32-bit literal is K's high dword: 0x3ff00000 -> 1.0; both give 3.
+    assert_eq!(
+        run(Target::Gfx942, 0xf0, &i, &[OLD, F32_2, F32_1]),
+        0x40a0_0000
+    ); // 5 = 1.25 x 4
+       // F64 (gfx1250): a 64-bit literal is the whole K. FMAMK: 2 x (1 +
+       // 2^-52) + 1 = 3 + 2^-51, exact (the ulp of [2, 4) is 2^-51):
+       // 0x4008000000000001. FMAAK: 2 x 1 + (1 + 3 x 2^-52) = 3 + 1.5 ulp, a
+       // tie between 3 + 1 ulp (odd) and 3 + 2 ulp (even): 0x4008000000000002.
+       // A 32-bit literal is K's high dword: 0x3ff00000 -> 1.0; both give 3.
     let t = Target::Gfx1250;
     let cases = [
-        (Opcode::FmamkF64, Operand::Literal64(0x3ff0_0000_0000_0001), 0x4008_0000_0000_0001),
-        (Opcode::FmaakF64, Operand::Literal64(0x3ff0_0000_0000_0003), 0x4008_0000_0000_0002),
+        (
+            Opcode::FmamkF64,
+            Operand::Literal64(0x3ff0_0000_0000_0001),
+            0x4008_0000_0000_0001,
+        ),
+        (
+            Opcode::FmaakF64,
+            Operand::Literal64(0x3ff0_0000_0000_0003),
+            0x4008_0000_0000_0002,
+        ),
         (Opcode::FmamkF64, Operand::Literal(0x3ff0_0000), F64_3),
         (Opcode::FmaakF64, Operand::Literal(0x3ff0_0000), F64_3),
     ];
@@ -230,22 +287,46 @@ fn constants_and_scalars_in_the_operand_format() {
     let t = Target::Gfx1030;
     let mut w = wave(t, 0xf0, &[OLD]);
     w.set_sgpr(0, F16_1).expect("sgpr");
-    let i = bin(Opcode::AddF16, Encoding::Vop3, v(0), Operand::InlineFloat(FloatConst::Half), Operand::s(0));
+    let i = bin(
+        Opcode::AddF16,
+        Encoding::Vop3,
+        v(0),
+        Operand::InlineFloat(FloatConst::Half),
+        Operand::s(0),
+    );
     execute(t, &mut w, &i).expect("executes");
     assert_eq!(w.vgpr(0, 3).expect("lane"), 0xa5a5_0000 | F16_1_5);
     // F64 (gfx1100): 1.0 inline in F64 + v[2:3] (2.0) = 3.0.
     let t = Target::Gfx1100;
     let mut w = Wave::for_target(t);
     w.set_vgpr64_all(2, F64_2).expect("in range");
-    let i = bin(Opcode::AddF64, Encoding::Vop3, v(0), Operand::InlineFloat(FloatConst::One), v(2));
+    let i = bin(
+        Opcode::AddF64,
+        Encoding::Vop3,
+        v(0),
+        Operand::InlineFloat(FloatConst::One),
+        v(2),
+    );
     execute(t, &mut w, &i).expect("executes");
     assert_eq!(w.vgpr64(0, 0).expect("lane"), F64_3);
     // An inline integer is its bits: F32 1 is the smallest subnormal, kept
     // under MODE 0xf0: 1 + 0 = 0x00000001.
-    let i = bin(Opcode::AddF32, Encoding::Vop3, v(0), Operand::InlineInt(1), v(1));
+    let i = bin(
+        Opcode::AddF32,
+        Encoding::Vop3,
+        v(0),
+        Operand::InlineInt(1),
+        v(1),
+    );
     assert_eq!(run(t, 0xf0, &i, &[OLD, 0]), 1);
     // A literal src0 in VOP2: 0.25 + 1 = 1.25.
-    let i = bin(Opcode::AddF32, Encoding::Vop2, v(0), Operand::Literal(F32_0_25), v(1));
+    let i = bin(
+        Opcode::AddF32,
+        Encoding::Vop2,
+        v(0),
+        Operand::Literal(F32_0_25),
+        v(1),
+    );
     assert_eq!(run(t, 0xf0, &i, &[OLD, F32_1]), F32_1_25);
 }
 
@@ -267,10 +348,18 @@ fn sdwa_fields_modifiers_and_merge() {
         let i = bin(Opcode::MulF16, Encoding::Sdwa, v(0), v(1), v(2))
             .with_sdwa(sdwa(SdwaSel::Word1, SdwaSel::Word1, SdwaSel::Word0))
             .with_src_mods(0, NEG);
-        assert_eq!(run(t, 0xf0, &i, &[OLD, 0x4000_1234, 0x5678_4200]), 0xc600_a5a5, "{t}");
+        assert_eq!(
+            run(t, 0xf0, &i, &[OLD, 0x4000_1234, 0x5678_4200]),
+            0xc600_a5a5,
+            "{t}"
+        );
         // src1's NEG too: -2 x -3 = 6.
         let i = i.with_src_mods(1, NEG);
-        assert_eq!(run(t, 0xf0, &i, &[OLD, 0x4000_1234, 0x5678_4200]), 0x4600_a5a5, "{t}");
+        assert_eq!(
+            run(t, 0xf0, &i, &[OLD, 0x4000_1234, 0x5678_4200]),
+            0x4600_a5a5,
+            "{t}"
+        );
         // F32 ADD with |src1|: 1 + |-2| = 3, DWORD.
         let i = bin(Opcode::AddF32, Encoding::Sdwa, v(0), v(1), v(2))
             .with_sdwa(sdwa(SdwaSel::Dword, SdwaSel::Dword, SdwaSel::Dword))
@@ -323,7 +412,10 @@ fn dpp16_source_modifiers_after_the_gather() {
     // Odd n: -1 + 0.5 = -0.5 (0xbf000000); even n: -2 + 0.5 = -1.5 (0xbfc00000).
     // e32 DPP16 carries src0 NEG and src1 ABS in its word (gfx1030); the
     // VOP3 DPP form (gfx1100) in its VOP3 bits.
-    for (t, enc) in [(Target::Gfx1030, Encoding::Vop2), (Target::Gfx1100, Encoding::Vop3)] {
+    for (t, enc) in [
+        (Target::Gfx1030, Encoding::Vop2),
+        (Target::Gfx1100, Encoding::Vop3),
+    ] {
         let mut w = Wave::for_target(t);
         w.set_mode(0xf0);
         per_lane(&mut w, 1, |n| if n % 2 == 0 { F32_1 } else { F32_2 });
@@ -351,7 +443,10 @@ fn dpp8_gathers_src0() {
     // dpp8:[7,6,5,4,3,2,1,0]: lane n reads lane n ^ 7 of its group of 8.
     // v1 = 2.0 on lanes n % 8 == 0, else 1.0; v2 = 3.0. Lane 7 of a group
     // reads lane 0: 2 x 3 = 6; lane 0 reads lane 7: 1 x 3 = 3.
-    for (t, enc) in [(Target::Gfx1030, Encoding::Vop2), (Target::Gfx1100, Encoding::Vop3)] {
+    for (t, enc) in [
+        (Target::Gfx1030, Encoding::Vop2),
+        (Target::Gfx1100, Encoding::Vop3),
+    ] {
         let mut w = Wave::for_target(t);
         w.set_mode(0xf0);
         per_lane(&mut w, 1, |n| if n % 8 == 0 { F32_2 } else { F32_1 });
@@ -373,7 +468,10 @@ fn fmac_under_dpp_takes_d_from_its_own_lane() {
     // row_shr:1; v1 = 1.0 on even lanes, 2.0 on odd; v2 = 1.0; v0 (D) =
     // 10.0 on odd lanes, 20.0 on even. Odd n: v1[n-1] x 1 + D[n] = 1 + 10 =
     // 11; even n: 2 + 20 = 22. D gathered from lane n-1 would give 21 and 12.
-    for (t, enc) in [(Target::Gfx1030, Encoding::Vop2), (Target::Gfx1100, Encoding::Vop3)] {
+    for (t, enc) in [
+        (Target::Gfx1030, Encoding::Vop2),
+        (Target::Gfx1100, Encoding::Vop3),
+    ] {
         let mut w = Wave::for_target(t);
         w.set_mode(0xf0);
         per_lane(&mut w, 0, |n| if n % 2 == 1 { F32_10 } else { F32_20 });
@@ -427,9 +525,15 @@ fn the_first_nan_in_encoding_order() {
     let t = Target::Gfx1201; // quiets every NaN it returns
     let fma = tern(Opcode::FmaF32, Encoding::Vop3, v(0), v(1), v(2), v(3));
     // A NaN src2 alone: quieted, payload kept: 0x7f800005 -> 0x7fc00005.
-    assert_eq!(run(t, 0, &fma, &[OLD, F32_1, F32_2, 0x7f80_0005]), 0x7fc0_0005);
+    assert_eq!(
+        run(t, 0, &fma, &[OLD, F32_1, F32_2, 0x7f80_0005]),
+        0x7fc0_0005
+    );
     // A NaN src1 wins over a NaN src2.
-    assert_eq!(run(t, 0, &fma, &[OLD, F32_1, 0xffc0_0002, 0x7f80_0005]), 0xffc0_0002);
+    assert_eq!(
+        run(t, 0, &fma, &[OLD, F32_1, 0xffc0_0002, 0x7f80_0005]),
+        0xffc0_0002
+    );
     // FMAAK (src0, src1, K): a NaN src1 wins over a NaN K; K alone is
     // returned quieted.
     let k = Operand::Literal(0x7f80_0003);
@@ -442,20 +546,40 @@ fn the_first_nan_in_encoding_order() {
     // FMAC (src0, src1, D): D alone is returned; src1 wins over D.
     let i = bin(Opcode::FmacF32, Encoding::Vop2, v(0), v(1), v(2));
     assert_eq!(run(t, 0, &i, &[0x7fc0_0007, F32_1, F32_1]), 0x7fc0_0007);
-    assert_eq!(run(t, 0, &i, &[0x7fc0_0007, F32_1, 0xffc0_0009]), 0xffc0_0009);
+    assert_eq!(
+        run(t, 0, &i, &[0x7fc0_0007, F32_1, 0xffc0_0009]),
+        0xffc0_0009
+    );
     // SUBREV still prefers src0's NaN (encoding order, not the formula's).
     let i = bin(Opcode::SubrevF32, Encoding::Vop2, v(0), v(1), v(2));
     assert_eq!(run(t, 0, &i, &[OLD, 0x7fc0_0011, 0x7fc0_0022]), 0x7fc0_0011);
     // F16 FMA: 0 x inf is invalid and wins over a NaN addend: 0xfe00.
-    let i = tern(Opcode::FmaF16, Encoding::Vop3, Operand::v_lo(0), Operand::v_lo(1), Operand::v_lo(2), Operand::v_lo(3));
-    assert_eq!(run(Target::Gfx1100, 0x2f0, &i, &[0, 0, 0x7c00, 0x7e01]), 0xfe00);
+    let i = tern(
+        Opcode::FmaF16,
+        Encoding::Vop3,
+        Operand::v_lo(0),
+        Operand::v_lo(1),
+        Operand::v_lo(2),
+        Operand::v_lo(3),
+    );
+    assert_eq!(
+        run(Target::Gfx1100, 0x2f0, &i, &[0, 0, 0x7c00, 0x7e01]),
+        0xfe00
+    );
 }
 
 #[test]
 fn forms_a_target_lacks_are_refused() {
     let mut w = Wave::for_target(Target::Gfx908);
     // No F16 FMAMK on GFX9.
-    let i = tern(Opcode::FmamkF16, Encoding::Vop2, v(0), v(1), Operand::Literal(0x3c00), v(2));
+    let i = tern(
+        Opcode::FmamkF16,
+        Encoding::Vop2,
+        v(0),
+        v(1),
+        Operand::Literal(0x3c00),
+        v(2),
+    );
     assert!(matches!(
         execute(Target::Gfx908, &mut w, &i),
         Err(ExecError::FormNotOnTarget { .. })

@@ -11,12 +11,12 @@ mod common;
 mod reference;
 
 use amdgpu_valu::__testing::kernels::{F16, F32, F64};
+use amdgpu_valu::explain::explain;
 use amdgpu_valu::{
     execute, Dpp, Dpp16, DppControl, DstUnused, Encoding, FloatConst, FormatKind, Instruction,
     Omod, Opcode, Operand, OperationKind, Part, Sdwa, SdwaSel, SnanPolicy, SrcMods, Target, Wave,
     WaveSize,
 };
-use amdgpu_valu::explain::explain;
 use common::Rng;
 use reference::arith::{ref_arith, ArithFormat, ArithRefMods, RefOp};
 use reference::TargetKind;
@@ -282,21 +282,34 @@ fn build(r: &mut Rng, t: Target, op: Opcode, form: Form) -> Case {
     }
     if e64 || sdwa {
         instr.clamp = r.below(4) == 0;
-        instr.omod = Omod::from_field(if r.below(2) == 0 { 0 } else { r.below(4) as u32 });
+        instr.omod = Omod::from_field(if r.below(2) == 0 {
+            0
+        } else {
+            r.below(4) as u32
+        });
     }
     if sdwa {
-        let sels = [SdwaSel::Word0, SdwaSel::Word1, SdwaSel::Dword, SdwaSel::Byte1];
+        let sels = [
+            SdwaSel::Word0,
+            SdwaSel::Word1,
+            SdwaSel::Dword,
+            SdwaSel::Byte1,
+        ];
         let pick = |r: &mut Rng| sels[r.below(4) as usize];
         // An F16 result with dst_sel DWORD follows an open policy: not here.
         let dst_sels: &[SdwaSel] = if f == FormatKind::F16 {
             &[SdwaSel::Word0, SdwaSel::Word1, SdwaSel::Byte2]
         } else {
-            &[SdwaSel::Word0, SdwaSel::Word1, SdwaSel::Dword, SdwaSel::Byte0]
+            &[
+                SdwaSel::Word0,
+                SdwaSel::Word1,
+                SdwaSel::Dword,
+                SdwaSel::Byte0,
+            ]
         };
         instr.sdwa = Some(Sdwa {
             dst_sel: dst_sels[r.below(dst_sels.len() as u64) as usize],
-            dst_unused: [DstUnused::Pad, DstUnused::Sext, DstUnused::Preserve]
-                [r.below(3) as usize],
+            dst_unused: [DstUnused::Pad, DstUnused::Sext, DstUnused::Preserve][r.below(3) as usize],
             src0_sel: pick(r),
             src1_sel: pick(r),
             reserved: 0,
@@ -530,7 +543,11 @@ fn random_arithmetic_instructions_match_the_reference() {
     let mut seen = std::collections::HashSet::new();
     for n in 0..CASES {
         let case = random_case(&mut r);
-        seen.insert((case.instr.opcode, case.instr.encoding, case.instr.dpp.is_some()));
+        seen.insert((
+            case.instr.opcode,
+            case.instr.encoding,
+            case.instr.dpp.is_some(),
+        ));
         let mut wave = case.before.clone();
         if let Err(e) = execute(case.target, &mut wave, &case.instr) {
             failures.push(format!("case {n} {} {:?}: {e}", case.target, case.instr));
@@ -575,5 +592,9 @@ fn random_arithmetic_instructions_match_the_reference() {
         &failures[..failures.len().min(5)]
     );
     // Every opcode in several forms.
-    assert!(seen.len() > 60, "only {} (opcode, encoding, dpp) seen", seen.len());
+    assert!(
+        seen.len() > 60,
+        "only {} (opcode, encoding, dpp) seen",
+        seen.len()
+    );
 }

@@ -59,8 +59,8 @@ fn invalid_operations() {
 #[test]
 fn which_nan_won() {
     let t = Target::Gfx1201; // quiets every NaN
-    // FMAMK: src0 = 1, K = 0x7f800003, the VGPR addend 0x7fc00222: K comes
-    // first in the encoding and is quieted: 0x7fc00003.
+                             // FMAMK: src0 = 1, K = 0x7f800003, the VGPR addend 0x7fc00222: K comes
+                             // first in the encoding and is quieted: 0x7fc00003.
     let i = Instruction::ternary(
         Opcode::FmamkF32,
         Encoding::Vop2,
@@ -72,13 +72,19 @@ fn which_nan_won() {
     let ex = why(t, 0, &i, &[0, 0x3f80_0000, 0x7fc0_0222]);
     assert_eq!(ex.result, 0x7fc0_0003);
     let op = step(&ex, "operation");
-    assert!(op.contains("K is the first NaN in encoding order (src0, K, src2)"), "{op}");
+    assert!(
+        op.contains("K is the first NaN in encoding order (src0, K, src2)"),
+        "{op}"
+    );
     assert!(step(&ex, "source").contains("K = 0x7f800003"), "{ex:#?}");
     // FMAC: the accumulator D alone is NaN.
     let i = Instruction::binary(Opcode::FmacF32, Encoding::Vop2, v(0), v(1), v(2));
     let ex = why(t, 0, &i, &[0x7fc0_0007, 0x3f80_0000, 0x3f80_0000]);
     assert_eq!(ex.result, 0x7fc0_0007);
-    assert!(step(&ex, "operation").contains("D is the first NaN"), "{ex:#?}");
+    assert!(
+        step(&ex, "operation").contains("D is the first NaN"),
+        "{ex:#?}"
+    );
 }
 
 #[test]
@@ -91,13 +97,19 @@ fn tiny_after_rounding_flushed_or_rounded() {
     let ex = why(Target::Gfx1100, 0x10, &i, &regs);
     assert_eq!(ex.result, 0);
     let op = step(&ex, "operation");
-    assert!(op.contains("tiny after rounding") && op.contains("output subnormals are flushed"), "{op}");
+    assert!(
+        op.contains("tiny after rounding") && op.contains("output subnormals are flushed"),
+        "{op}"
+    );
     // MODE 0x30 (outputs kept), nearest-even: half way between 0x007fffff
     // and 0x00800000 on the subnormal grid, to even: 0x00800000, rounded up.
     let ex = why(Target::Gfx1100, 0x30, &i, &regs);
     assert_eq!(ex.result, 0x0080_0000);
     let op = step(&ex, "operation");
-    assert!(op.contains("tiny: rounded to a subnormal, inexact, rounded up (nearest-even)"), "{op}");
+    assert!(
+        op.contains("tiny: rounded to a subnormal, inexact, rounded up (nearest-even)"),
+        "{op}"
+    );
 }
 
 #[test]
@@ -105,15 +117,22 @@ fn overflow_fp16_ovfl_and_omod() {
     // gfx1030 MUL_F16 1.5 x 65504 with FP16_OVFL, IEEE = 0 and F16 outputs
     // flushed (MODE 0x800000): saturates to 65504 (0x7bff), then div:2
     // (effective) halves it: 0x77ff.
-    let i = Instruction::binary(Opcode::MulF16, Encoding::Vop3, v(0), v(1), v(2)).with_omod(Omod::Div2);
+    let i =
+        Instruction::binary(Opcode::MulF16, Encoding::Vop3, v(0), v(1), v(2)).with_omod(Omod::Div2);
     let ex = why(Target::Gfx1030, 0x80_0000, &i, &[0, 0x3e00, 0x7bff]);
     assert_eq!(ex.result, 0x77ff);
-    assert!(step(&ex, "operation").contains("overflow: FP16_OVFL=1 saturates"), "{ex:#?}");
+    assert!(
+        step(&ex, "operation").contains("overflow: FP16_OVFL=1 saturates"),
+        "{ex:#?}"
+    );
     assert!(step(&ex, "omod").contains("div:2: effective"), "{ex:#?}");
     // Without FP16_OVFL: +inf (0x7c00), which div:2 leaves alone.
     let ex = why(Target::Gfx1030, 0, &i, &[0, 0x3e00, 0x7bff]);
     assert_eq!(ex.result, 0x7c00);
-    assert!(step(&ex, "operation").contains("overflow: nearest-even gives infinity"), "{ex:#?}");
+    assert!(
+        step(&ex, "operation").contains("overflow: nearest-even gives infinity"),
+        "{ex:#?}"
+    );
 }
 
 #[test]
@@ -121,15 +140,28 @@ fn clamp_and_input_flush() {
     // gfx1201 ADD_F32 with |src1| and clamp: 0.5 + |-0.75| = 1.25, clamped
     // to 1.0 (0x3f800000).
     let i = Instruction::binary(Opcode::AddF32, Encoding::Vop3, v(0), v(1), v(2))
-        .with_src_mods(1, amdgpu_valu::SrcMods { abs: true, neg: false, sext: false })
+        .with_src_mods(
+            1,
+            amdgpu_valu::SrcMods {
+                abs: true,
+                neg: false,
+                sext: false,
+            },
+        )
         .with_clamp();
     let ex = why(Target::Gfx1201, 0xf0, &i, &[0, 0x3f00_0000, 0xbf40_0000]);
     assert_eq!(ex.result, 0x3f80_0000);
-    assert!(step(&ex, "source").contains("src1 = 0xbf400000 (f32 -0.75) ABS -> 0x3f400000"), "{ex:#?}");
+    assert!(
+        step(&ex, "source").contains("src1 = 0xbf400000 (f32 -0.75) ABS -> 0x3f400000"),
+        "{ex:#?}"
+    );
     assert!(step(&ex, "clamp").contains("clamped to [0, 1]"), "{ex:#?}");
     // A subnormal src0 flushed (MODE 0: F32 inputs flushed): 1 x 0 = +0.
     let i = Instruction::binary(Opcode::MulF32, Encoding::Vop3, v(0), v(1), v(2));
     let ex = why(Target::Gfx1201, 0, &i, &[7, 0x0000_0001, 0x3f80_0000]);
     assert_eq!(ex.result, 0);
-    assert!(step(&ex, "flush").contains("src0 is subnormal and input subnormals are flushed"), "{ex:#?}");
+    assert!(
+        step(&ex, "flush").contains("src0 is subnormal and input subnormals are flushed"),
+        "{ex:#?}"
+    );
 }

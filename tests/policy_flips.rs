@@ -7,7 +7,6 @@
 use amdgpu_valu::__testing::kernels::arith::{ArithInstr, ArithOp};
 use amdgpu_valu::__testing::kernels::{SubNan, Tininess};
 use amdgpu_valu::__testing::{arith_lane, execute_with_spec, float_rules};
-use amdgpu_valu::{FormatKind, Mode};
 use amdgpu_valu::{
     asm, execute, DstUnused, Encoding, Evidence, Instruction, Opcode, Operand, Sdwa, SdwaSel,
     Target, TargetSpec, Wave,
@@ -16,6 +15,7 @@ use amdgpu_valu::{ClampNan, OmodGate, SnanPolicy};
 use amdgpu_valu::{
     F16DstHigh, SdwaConstantSel, SdwaF16DwordDst, SdwaF16Output, SdwaReservedBits, Sourced,
 };
+use amdgpu_valu::{FormatKind, Mode};
 
 /// A flipped value's evidence: only tests make these.
 fn flipped<T>(value: T) -> Sourced<T> {
@@ -117,11 +117,11 @@ fn sdwa_f16_output_stays_live_for_mul_f16() {
     // ADD, SUB and SUBREV too: 65504 + 32752 = 98256 (0x7bff + 0x77ff),
     // the same exact value: 0x7c00 rounded first, 0x79ff scaled first.
     // SUB: 65504 - (-32752); SUBREV: src1 - src0 = 65504 - (-32752).
-    for (op, b) in [
-        (Opcode::AddF16, 0x77ff),
-        (Opcode::SubF16, 0xf7ff),
-    ] {
-        let i = Instruction { opcode: op, ..instr };
+    for (op, b) in [(Opcode::AddF16, 0x77ff), (Opcode::SubF16, 0xf7ff)] {
+        let i = Instruction {
+            opcode: op,
+            ..instr
+        };
         let (rounded, scaled) = both_instr(Target::Gfx1030, flip, 0, &i, &[regs[0], 0x7bff, b]);
         assert_eq!((rounded, scaled), (0xa5a5_7c00, 0xa5a5_79ff), "{op:?}");
     }
@@ -264,7 +264,11 @@ fn snan_kept_with_ieee_off_or_quiet() {
         let text = "v_ldexp_f16_e64 v0, v1, v2";
         let regs = [0, 0x7c01, 1];
         let (kept, quiet) = both(target, flip, 0, text, &regs);
-        assert_eq!((kept & 0xffff, quiet & 0xffff), (0x7c01, 0x7e01), "{target:?}");
+        assert_eq!(
+            (kept & 0xffff, quiet & 0xffff),
+            (0x7c01, 0x7e01),
+            "{target:?}"
+        );
     }
 }
 
@@ -295,7 +299,11 @@ fn sub_nan_ieee_or_negate_subtrahend() {
     ];
     for (op, srcs, negated) in cases {
         assert_eq!(arith(&spec, op, f32, 0, srcs), 0x7fc0_0001, "{op:?} ieee");
-        assert_eq!(arith(&flip, op, f32, 0, srcs), negated, "{op:?} negate_subtrahend");
+        assert_eq!(
+            arith(&flip, op, f32, 0, srcs),
+            negated,
+            "{op:?} negate_subtrahend"
+        );
     }
     // A number subtrahend is negated under both: 1.0 - 1.0 = +0.
     assert_eq!(arith(&flip, ArithOp::Sub, f32, 0, [one, one, 0]), 0);
@@ -346,7 +354,7 @@ fn fract_ldexp_ignore_tininess() {
         for i in 0..512u32 {
             let x = i.wrapping_mul(0x9e37_79b9) ^ 0x0080_0000;
             for text in [ldexp, "v_fract_f32_e32 v0, v1"] {
-                let regs = [0, x, (i % 300) as u32 ^ 0xffff_ff00];
+                let regs = [0, x, (i % 300) ^ 0xffff_ff00];
                 let (after, before) = both(Target::Gfx1030, flip, mode, text, &regs);
                 assert_eq!(after, before, "{text} {regs:x?} MODE {mode:#x}");
             }

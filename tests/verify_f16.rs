@@ -135,7 +135,9 @@ fn pairs(s: &Setting, t: &Table, op: ArithOp, a_values: &[u16], b: &[u16]) -> u6
 
 /// `f` over `0..n` split into one contiguous range per thread; the sum.
 fn on_threads(n: usize, f: impl Fn(std::ops::Range<usize>) -> u64 + Sync) -> u64 {
-    let threads = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, 16);
+    let threads = std::thread::available_parallelism()
+        .map_or(2, |n| n.get())
+        .clamp(1, 16);
     let chunk = n.div_ceil(threads);
     std::thread::scope(|scope| {
         let f = &f;
@@ -161,7 +163,10 @@ fn stratified(rng: &mut Rng) -> u16 {
     } else if pick < 60 {
         // A power of two (field 1..30) nudged by up to 3 ulps.
         let field = 1 + rng.below(30) as u16;
-        (field << 10).wrapping_add(rng.below(7) as u16).wrapping_sub(3) & 0x7fff
+        (field << 10)
+            .wrapping_add(rng.below(7) as u16)
+            .wrapping_sub(3)
+            & 0x7fff
     } else if pick < 75 {
         rng.below(0x400) as u16
     } else if pick < 85 {
@@ -227,14 +232,19 @@ fn model_against_apfloat(n: usize, seed: u64) -> u64 {
                 _ => RefOp::Fma,
             };
             for i in 0..n {
-                let a = if i % 2 == 0 { rng.next() as u16 } else { stratified(&mut rng) };
+                let a = if i % 2 == 0 {
+                    rng.next() as u16
+                } else {
+                    stratified(&mut rng)
+                };
                 let b = stratified(&mut rng);
                 let [_, _, c] = fma_triples(usize::from(a)..usize::from(a) + 1, 1, rng.next());
                 let c = c[0];
                 let fast = model(&t, op, a, b, c);
                 let srcs = [a, b, c].map(u64::from);
                 let none = ArithRefMods::default();
-                let slow = ref_arith::<F16>(ref_op, srcs, s.mode, s.kind, s.keep_when_ieee_off, none);
+                let slow =
+                    ref_arith::<F16>(ref_op, srcs, s.mode, s.kind, s.keep_when_ieee_off, none);
                 if u64::from(fast) != slow {
                     if bad < 3 {
                         eprintln!(
@@ -325,7 +335,10 @@ fn exhaustive() {
         total += bad;
     }
     let clock = Instant::now();
-    let bad = on_threads(4, |r| r.map(|i| model_against_apfloat(1 << 18, 0x5eed + i as u64)).sum());
+    let bad = on_threads(4, |r| {
+        r.map(|i| model_against_apfloat(1 << 18, 0x5eed + i as u64))
+            .sum()
+    });
     println!(
         "exact model against APFloat: {} cases, {bad} mismatches, {:.1} s",
         (4u64 << 18) * 6,

@@ -1374,7 +1374,10 @@ mod tests {
     fn replay_as(text: &str, instr: Instruction) -> Outcome {
         let row = parse_line(1, text).expect("a row").expect("not blank");
         let mut r = Replayer::new();
-        let slot = Target::ALL.iter().position(|&t| t == row.target).expect("target");
+        let slot = Target::ALL
+            .iter()
+            .position(|&t| t == row.target)
+            .expect("target");
         r.parsed[slot].insert(row.instruction.clone(), instr);
         r.run(&row)
     }

@@ -30,13 +30,13 @@ use crate::instr::{Operand, Part};
 use crate::kernels::arith::{arith_lane, ArithOp};
 use crate::kernels::classify::{classify_fract, classify_ldexp, FractCase, LdexpCase, Rounding};
 use crate::kernels::classify_arith::{classify_arith, ArithCase};
-use crate::kernels::policy::{SubNan, Tininess};
-use crate::kernels::modifiers::{prepare_operand, SourceMods};
 use crate::kernels::format::{is_nan, is_subnormal};
 use crate::kernels::fract::fract_rounded;
 use crate::kernels::lane::Lane;
 use crate::kernels::ldexp::ldexp_rounded;
 use crate::kernels::modifiers::{apply_clamp, apply_omod, flush_input, source_modifiers};
+use crate::kernels::modifiers::{prepare_operand, SourceMods};
+use crate::kernels::policy::{SubNan, Tininess};
 use crate::kernels::{Format, FormatKind, LanePolicy, Omod, OmodDecision, Policy, F16, F32, F64};
 use crate::target::{DppInactiveSource, DppZeroFill, Target, TargetSpec};
 use crate::wave::Wave;
@@ -461,7 +461,12 @@ fn explain_arith<F: Format>(
             }
         });
         let m = SourceMods::<F>::new(mods.abs[slot], mods.neg[slot]);
-        let modded = raw[slot] & if mods.abs[slot] { F::ABS_MASK } else { u64::MAX }
+        let modded = raw[slot]
+            & if mods.abs[slot] {
+                F::ABS_MASK
+            } else {
+                u64::MAX
+            }
             ^ if mods.neg[slot] { F::SIGN } else { 0 };
         prepared[slot] = prepare_operand::<F>(F::Lane::from_u64(raw[slot]), &m, &lp).to_u64();
         let name = slot_name(instr, slot);
@@ -572,7 +577,11 @@ fn explain_arith<F: Format>(
     };
     ex.say(
         "operation",
-        format!("{}: {text} -> {}", instr.opcode.mnemonic(), show::<F>(rounded)),
+        format!(
+            "{}: {text} -> {}",
+            instr.opcode.mnemonic(),
+            show::<F>(rounded)
+        ),
     );
     finish::<F>(&mut ex, target, instr, &p, rounded);
     Ok(ex)

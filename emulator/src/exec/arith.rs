@@ -180,9 +180,8 @@ pub(crate) fn read_sources<F: Format>(
     };
     let info = instr.opcode.info();
     const NAMES: [&str; 3] = ["src0", "src1", "src2"];
-    for slot in 0..op.sources() {
+    for (slot, &name) in NAMES.iter().enumerate().take(op.sources()) {
         let (lo, hi) = (&mut s.lo[slot][..lanes], &mut s.hi[slot][..lanes]);
-        let name = NAMES[slot];
         let operand = if slot == 2 && info.accumulator() {
             // D: the destination's own words, same lane and half.
             let Operand::Vgpr { index, part } = instr.dst else {
@@ -293,8 +292,16 @@ pub fn execute_arith<F: Format>(
     macro_rules! io {
         ($dst_lo:expr, $dst_hi:expr, $keep:expr, $shift:expr, $exec:expr) => {
             ArithIo {
-                src_lo: [&src.lo[0][..lanes], &src.lo[1][..lanes], &src.lo[2][..lanes]],
-                src_hi: [&src.hi[0][..lanes], &src.hi[1][..lanes], &src.hi[2][..lanes]],
+                src_lo: [
+                    &src.lo[0][..lanes],
+                    &src.lo[1][..lanes],
+                    &src.lo[2][..lanes],
+                ],
+                src_hi: [
+                    &src.hi[0][..lanes],
+                    &src.hi[1][..lanes],
+                    &src.hi[2][..lanes],
+                ],
                 src_shift: src.shift,
                 src0_lane: gather,
                 dst_lo: $dst_lo,
@@ -318,13 +325,17 @@ pub fn execute_arith<F: Format>(
             let order = ScaledBeforeRounding::<F>::new(&policy);
             let m = [0, 1, 2].map(|i| SourceMods::<F>::new(mods.abs[i], mods.neg[i]));
             for (lane, o) in out[..lanes].iter_mut().enumerate() {
-                let words = [0, 1, 2].map(|s| {
-                    u64::from(src.lo[s][lane].wrapping_shr(src.shift[s]) & 0xffff)
-                });
+                let words = [0, 1, 2]
+                    .map(|s| u64::from(src.lo[s][lane].wrapping_shr(src.shift[s]) & 0xffff));
                 *o = order.arith_lane(op, words, &m) as u32;
             }
         } else {
-            run::<F>(op, &mut io!(&mut out[..lanes], &mut [], 0, 0, u64::MAX), &policy, mods);
+            run::<F>(
+                op,
+                &mut io!(&mut out[..lanes], &mut [], 0, 0, u64::MAX),
+                &policy,
+                mods,
+            );
         }
         return sdwa_merge::<F>(spec, wave, index, sdwa, exec, &out);
     }
@@ -338,9 +349,19 @@ pub fn execute_arith<F: Format>(
     }
     let (keep, shift) = dst_placement::<F>(spec, part);
     let dst = wave.vgpr_lanes_mut(index).ok_or(oob)?;
-    run::<F>(op, &mut io!(&mut *dst, &mut [], keep, shift, exec), &policy, mods);
+    run::<F>(
+        op,
+        &mut io!(&mut *dst, &mut [], keep, shift, exec),
+        &policy,
+        mods,
+    );
     if plain != 0 {
-        run::<F>(op, &mut io!(dst, &mut [], keep, shift, plain), &policy, plain_mods);
+        run::<F>(
+            op,
+            &mut io!(dst, &mut [], keep, shift, plain),
+            &policy,
+            plain_mods,
+        );
     }
     Ok(())
 }

@@ -132,10 +132,7 @@ pub fn classify_arith<F: Format>(op: ArithOp, src: [u64; 3], p: &Policy) -> Arit
     }
     // The terms of the final sum with their signs.
     let flip = |x: u64, yes: bool| if yes { x ^ F::SIGN } else { x };
-    let (a, b) = (
-        flip(a, op == ArithOp::Subrev),
-        flip(b, op == ArithOp::Sub),
-    );
+    let (a, b) = (flip(a, op == ArithOp::Subrev), flip(b, op == ArithOp::Sub));
     let sign = |x: u64| x & F::SIGN != 0;
     let infinite_sum = match op {
         ArithOp::Mul => None,

@@ -18,8 +18,8 @@ use super::fract::fract_rounded;
 use super::lane::Lane;
 use super::ldexp::ldexp_rounded;
 use super::modifiers::{output_modifiers, prepare_operand, prepare_source, LanePolicy, SourceMods};
-use super::round::{narrow_exact, product, round, sum, unpack, widen_exact, Exact};
 use super::policy::{Omod, Policy};
+use super::round::{narrow_exact, product, round, sum, unpack, widen_exact, Exact};
 
 /// OMOD as a power of two.
 fn omod_power(omod: Omod) -> i32 {
@@ -89,7 +89,8 @@ impl<F: Format> ScaledBeforeRounding<F> {
     /// `product`) with OMOD's power added to its exponent, rounded once.
     pub fn arith_lane(&self, op: ArithOp, src: [u64; 3], mods: &[SourceMods<F>; 3]) -> u64 {
         let p = &self.own;
-        let [a, b, c] = [0, 1, 2].map(|i| prepare_operand::<F>(F::Lane::from_u64(src[i]), &mods[i], p));
+        let [a, b, c] =
+            [0, 1, 2].map(|i| prepare_operand::<F>(F::Lane::from_u64(src[i]), &mods[i], p));
         let three = op.sources() == 3;
         let inf = F::Lane::from_u64(F::INF);
         let abs = F::Lane::from_u64(F::ABS_MASK);
