@@ -23,7 +23,6 @@ use crate::kernels::modifiers::SourceMods;
 use crate::kernels::scaled::ScaledBeforeRounding;
 use crate::kernels::{Format, FormatKind, Modifiers, Omod, Policy};
 use crate::target::{SdwaF16Output, TargetSpec};
-use crate::validate::{check_src2, Src2Violation};
 use crate::wave::{Wave, MAX_LANES, NUM_VGPRS};
 
 /// Run the kernel over the lanes of `io` ([`run_arith`]). Unit tests can
@@ -62,54 +61,6 @@ fn operation<F: Format>(instr: &Instruction) -> Result<ArithOp, ExecError> {
             format: F::KIND,
         }),
     }
-}
-
-/// The rules of an arithmetic instruction beyond [`crate::validate::check`]:
-/// src2 ([`check_src2`]) and K, a constant of the instruction.
-pub(super) fn check_operands(spec: &TargetSpec, instr: &Instruction) -> Result<(), ExecError> {
-    check_src2(spec, instr).map_err(|v| match v {
-        Src2Violation::Missing => invalid("src2", "the instruction needs a third source"),
-        Src2Violation::Extra => invalid("src2", "the instruction has no third source"),
-        Src2Violation::Operand(rule) => {
-            let violation = crate::validate::Violation {
-                slot: crate::asm::Slot::Src1,
-                rule,
-            };
-            match super::exec_error(spec, instr, violation) {
-                ExecError::InvalidOperand { reason, .. } => invalid("src2", reason),
-                ExecError::RegisterOutOfRange {
-                    kind, index, count, ..
-                } => ExecError::RegisterOutOfRange {
-                    operand: "src2",
-                    kind,
-                    index,
-                    count,
-                },
-                ExecError::MisalignedPair { index, .. } => ExecError::MisalignedPair {
-                    operand: "src2",
-                    index,
-                },
-                other => other,
-            }
-        }
-    })?;
-    let info = instr.opcode.info();
-    if let Some(slot) = info.k_slot() {
-        let constant = matches!(
-            instr.source(slot),
-            Some(
-                Operand::Literal(_)
-                    | Operand::Literal64(_)
-                    | Operand::InlineInt(_)
-                    | Operand::InlineFloat(_)
-            )
-        );
-        if !constant {
-            let name = if slot == 1 { "src1" } else { "src2" };
-            return Err(invalid(name, "K is a literal constant"));
-        }
-    }
-    Ok(())
 }
 
 /// Each source's ABS/NEG in kernel order: the VOP3 or SDWA bits, an e32
@@ -248,7 +199,6 @@ pub(crate) fn check<F: Format>(
         Some(d) => plan_arith::<F>(spec, wave, instr, d).map(Some),
         None => {
             validate(spec, wave, instr)?;
-            check_operands(spec, instr)?;
             Ok(None)
         }
     }

@@ -104,17 +104,15 @@ pub(super) fn check<O: Operation, F: Format>(
     check_with::<F>(spec, wave, instr, dpp, plain)
 }
 
-/// [`check`] of an arithmetic instruction: the same rules (the base
-/// encoding's through the full check), src2 as src1 and the src2 rules
-/// of [`super::arith`].
+/// [`check`] of an arithmetic instruction: the same rules, the base
+/// encoding's through the full check, src2 as src1.
 pub(super) fn check_arith<F: Format>(
     spec: &TargetSpec,
     wave: &Wave,
     instr: &Instruction,
     dpp: Dpp,
 ) -> Result<(), ExecError> {
-    check_with::<F>(spec, wave, instr, dpp, false)?;
-    super::arith::check_operands(spec, instr)
+    check_with::<F>(spec, wave, instr, dpp, false)
 }
 
 /// [`check`] with the fast pre-check's answer `plain` (true: the base

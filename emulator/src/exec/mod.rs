@@ -261,6 +261,7 @@ pub(super) fn exec_error(spec: &TargetSpec, instr: &Instruction, v: Violation) -
     let operand = match v.slot {
         Slot::Dst => "dst",
         Slot::Src1 => "src1",
+        Slot::Src2 => "src2",
         _ => "src0",
     };
     let modifier = |reason: &str| ExecError::InvalidModifier {
@@ -289,8 +290,9 @@ pub(super) fn exec_error(spec: &TargetSpec, instr: &Instruction, v: Violation) -
         Rule::SelectorsWithoutSdwa => modifier("SDWA selectors on a non-SDWA encoding"),
         Rule::SextOutsideSdwa => modifier("sext is an SDWA modifier"),
         Rule::MissingSrc1 if instr.opcode.is_ldexp() => missing_src1(),
-        Rule::MissingSrc1 => invalid("src1", "the instruction needs a second source"),
-        Rule::ExtraSrc1 => invalid("src1", "FRACT takes one source"),
+        Rule::MissingSrc1 => invalid(operand, "the instruction needs this source"),
+        Rule::ExtraSrc1 => invalid(operand, "the instruction has no such source"),
+        Rule::KNotLiteral => invalid(operand, "K must be a literal"),
         Rule::DstNotVgpr => invalid("dst", "the destination must be a VGPR"),
         Rule::HalfNeeds16Bit => invalid(operand, "a register half needs a 16-bit operand"),
         Rule::NoHalves => invalid(
