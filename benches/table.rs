@@ -17,6 +17,9 @@ mod common;
 use std::hint::black_box;
 use std::time::Instant;
 
+use amdgpu_valu::__testing::kernels::arith::{
+    arith_slices, arith_slices_isa, arith_slices_on, ArithOp, SourceModifiers,
+};
 use amdgpu_valu::__testing::kernels::dispatch::{self, Isa};
 use amdgpu_valu::__testing::kernels::{
     run, run_dispatched, Format, Fract, KernelPath, Ldexp, Slices, F16, F32, F64,
@@ -155,6 +158,181 @@ fn bench_op<O: Naive, F: Format>(rows: &mut Vec<Row>) {
             let reference =
                 chunked::<F>(&src, &exp, &mut dst, |s, e, d| O::reference::<F>(s, e, d));
             row("reference (apfloat)".into(), reference);
+        }
+    }
+}
+
+/// Mlanes/s of `kernel` over three source slices in 64-lane chunks.
+fn chunked3<F: Format>(
+    src: [&[F::Bits]; 3],
+    dst: &mut [F::Bits],
+    kernel: impl Fn([&[F::Bits]; 3], &mut [F::Bits]),
+) -> f64 {
+    let secs = median_secs(|| {
+        let [a, b, c] = black_box(src);
+        for (((d, x), y), z) in dst
+            .chunks_mut(CHUNK)
+            .zip(a.chunks(CHUNK))
+            .zip(b.chunks(CHUNK))
+            .zip(c.chunks(CHUNK))
+        {
+            kernel([x, y, z], d);
+        }
+        black_box(&mut *dst);
+    });
+    LANES as f64 / secs / 1e6
+}
+
+/// The rows of one arithmetic operation in format `F`: SIMD dispatched (the
+/// default case, and directed rounding with mul:2 and CLAMP), each
+/// instruction-set level, scalar, rustc_apfloat, SoftFloat 3 and the naive
+/// host loop. Every SIMD result is checked against the scalar path.
+fn bench_arith<F: Format>(op: ArithOp, rows: &mut Vec<Row>) {
+    let instr = format!("v_{}_{}", op.name(), F::KIND.name());
+    let inputs = |seed: u64| Case::Default.inputs::<F>(LANES, seed).0;
+    let (a, b, c) = (inputs(0xa11), inputs(0xb22), inputs(0xc33));
+    let src = [&a[..], &b[..], &c[..]];
+    let mut dst = vec![F::Bits::default(); LANES];
+    let mut want = vec![F::Bits::default(); LANES];
+    let none = SourceModifiers::default();
+    for case in [Case::Default, Case::DirectedOmodClamp] {
+        let p = case.policy::<F>();
+        let mut row = |path: String, mlanes: f64| {
+            rows.push(Row {
+                instr: instr.clone(),
+                case: case.name(),
+                path,
+                mlanes,
+            })
+        };
+        let default = case == Case::Default;
+        if default && path_wanted("naive host loop") {
+            let m = chunked3::<F>(src, &mut dst, |s, d| common::arith::naive::<F>(op, s, d));
+            row("naive host loop".into(), m);
+        }
+        let scalar = chunked3::<F>(src, &mut want, |s, d| {
+            arith_slices_on::<F>(KernelPath::Scalar, op, &p, none, s, d)
+        });
+        let selected = dispatch::selected();
+        let dispatched = format!("simd dispatched ({})", selected.name());
+        if path_wanted(&dispatched) {
+            dispatch::set_kernel_path(KernelPath::Simd);
+            let m = chunked3::<F>(src, &mut dst, |[x, y, z], d| {
+                arith_slices::<F>(op, &p, none, x, y, z, d)
+            });
+            assert_eq!(
+                dispatch::last_variant(),
+                Some(dispatch::Variant::Simd(selected))
+            );
+            assert!(
+                dst == want,
+                "{instr} {}: SIMD and scalar differ",
+                case.name()
+            );
+            row(dispatched, m);
+        }
+        if !default {
+            continue;
+        }
+        for isa in dispatch::available().filter(|i| path_wanted(&format!("simd {}", i.name()))) {
+            let m = chunked3::<F>(src, &mut dst, |s, d| {
+                arith_slices_isa::<F>(isa, op, &p, none, s, d);
+            });
+            assert!(
+                dst == want,
+                "{instr} {}: SIMD and scalar differ",
+                isa.name()
+            );
+            row(format!("simd {}", isa.name()), m);
+        }
+        if path_wanted("scalar") {
+            row("scalar".into(), scalar);
+        }
+        if path_wanted("apfloat") {
+            let m = chunked3::<F>(src, &mut dst, |s, d| common::arith::apfloat::<F>(op, s, d));
+            row("apfloat (IEEE, nearest)".into(), m);
+        }
+        if path_wanted("softfloat") {
+            let m = chunked3::<F>(src, &mut dst, |s, d| {
+                common::arith::softfloat::<F>(op, s, d)
+            });
+            row("SoftFloat 3 (IEEE, nearest)".into(), m);
+        }
+    }
+}
+
+/// The dispatched SIMD rate of the default case of `instr`, if measured.
+fn simd_rate(rows: &[Row], instr: &str) -> Option<f64> {
+    rows.iter()
+        .find(|r| {
+            r.instr == instr
+                && r.case == Case::Default.name()
+                && r.path.starts_with("simd dispatched")
+        })
+        .map(|r| r.mlanes)
+}
+
+/// The rate of `path` (a prefix) in the default case of `instr`.
+fn path_rate(rows: &[Row], instr: &str, path: &str) -> Option<f64> {
+    rows.iter()
+        .find(|r| r.instr == instr && r.case == Case::Default.name() && r.path.starts_with(path))
+        .map(|r| r.mlanes)
+}
+
+/// The goals of the arithmetic rows as ratios of this run (printed, never
+/// asserted).
+fn arith_goals(rows: &[Row]) {
+    let mut lines = Vec::new();
+    let mut goal = |what: String, num: Option<f64>, den: Option<f64>, at_least: f64| {
+        if let (Some(n), Some(d)) = (num, den) {
+            let r = n / d;
+            let met = if r >= at_least { "met" } else { "NOT met" };
+            lines.push(format!("| {what} | {r:.2} | {at_least:.2} | {met} |"));
+        }
+    };
+    for fmt in ["f16", "f32", "f64"] {
+        for op in ["add", "mul", "fma"] {
+            let instr = format!("v_{op}_{fmt}");
+            let base = match fmt {
+                "f64" => "v_fract_f64",
+                _ => "v_fract_f32",
+            };
+            let share = match (fmt, op) {
+                ("f32", "fma") | ("f64", _) => 0.25,
+                ("f32", _) => 0.5,
+                _ => f64::NAN,
+            };
+            if !share.is_nan() {
+                goal(
+                    format!("{instr} SIMD / {base} SIMD"),
+                    simd_rate(rows, &instr),
+                    simd_rate(rows, base),
+                    share,
+                );
+            } else {
+                goal(
+                    format!("{instr} SIMD / v_{op}_f32 SIMD"),
+                    simd_rate(rows, &instr),
+                    simd_rate(rows, &format!("v_{op}_f32")),
+                    1.0,
+                );
+            }
+            if fmt == "f32" {
+                goal(
+                    format!("{instr} SIMD / SoftFloat 3"),
+                    simd_rate(rows, &instr),
+                    path_rate(rows, &instr, "SoftFloat"),
+                    10.0,
+                );
+            }
+        }
+    }
+    if !lines.is_empty() {
+        println!();
+        println!("| arithmetic goal (this run) | ratio | goal | |");
+        println!("|---|---:|---:|---|");
+        for l in lines {
+            println!("{l}");
         }
     }
 }
@@ -302,6 +480,25 @@ fn main() {
             bench(&mut rows);
         }
     }
+    for (name, op, bench) in [
+        (
+            "v_add_f16",
+            ArithOp::Add,
+            bench_arith::<F16> as fn(ArithOp, &mut Vec<Row>),
+        ),
+        ("v_mul_f16", ArithOp::Mul, bench_arith::<F16>),
+        ("v_fma_f16", ArithOp::Fma, bench_arith::<F16>),
+        ("v_add_f32", ArithOp::Add, bench_arith::<F32>),
+        ("v_mul_f32", ArithOp::Mul, bench_arith::<F32>),
+        ("v_fma_f32", ArithOp::Fma, bench_arith::<F32>),
+        ("v_add_f64", ArithOp::Add, bench_arith::<F64>),
+        ("v_mul_f64", ArithOp::Mul, bench_arith::<F64>),
+        ("v_fma_f64", ArithOp::Fma, bench_arith::<F64>),
+    ] {
+        if wanted(name) {
+            bench(op, &mut rows);
+        }
+    }
 
     println!("| instruction | case | path | Mlanes/s | x naive |");
     println!("|---|---|---|---:|---:|");
@@ -320,6 +517,8 @@ fn main() {
             r.instr, r.case, r.path, r.mlanes
         );
     }
+
+    arith_goals(&rows);
 
     if !e2e_on {
         return;

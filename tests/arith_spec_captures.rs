@@ -8,8 +8,7 @@
 //!   small parser written here for this file's syntax, run through
 //!   `amdgpu_valu::lanes` (the arithmetic kernels without the executor).
 //! - `replay_arith_spec_rows`: the rows as `amdgpu-valu replay` runs them,
-//!   through the assembler and the executor; ignored until the executor
-//!   runs the arithmetic.
+//!   through the assembler and the executor.
 
 use amdgpu_valu::capture::{parse_file, replay_text, Assignment, Loc, Row};
 use amdgpu_valu::lanes::{self, ArithMods, ArithOp, LaneBits};
@@ -49,7 +48,6 @@ fn arith_spec_rows_parse() {
 }
 
 #[test]
-#[ignore = "executor for arithmetic not wired yet"]
 fn replay_arith_spec_rows() {
     let r = replay_text(FILE);
     assert!(r.failed == 0, "{}", r.failures.join("\n"));

@@ -5,7 +5,7 @@
 //! flush-to-zero and denormals-are-zero, and the bits must agree.
 
 use amdgpu_valu::__testing::kernels::{dispatch, Fract, KernelPath, Ldexp, Slices};
-use amdgpu_valu::__testing::kernels::{ClampNan, Format, SnanPolicy};
+use amdgpu_valu::__testing::kernels::{ClampNan, Format, SnanPolicy, SubNan, Tininess};
 use amdgpu_valu::__testing::kernels::{
     FloatRules, Mode, Modifiers, Omod, OmodGate, Policy, F16, F32, F64,
 };
@@ -15,6 +15,8 @@ const RULES: FloatRules = FloatRules {
     clamp_nan: ClampNan::AlwaysZero,
     has_ieee_dx10_bits: false,
     snan: SnanPolicy::Quiet,
+    sub_nan: SubNan::Ieee,
+    tininess: Tininess::AfterRounding,
 };
 
 /// A digest of many results: all F16 inputs, and a spread of F32/F64 ones,

@@ -6,10 +6,12 @@
 use std::path::Path;
 
 /// Lowest first: formats, policy, the shared steps, the one rounding of
-/// an exact value, the one kernel per operation (and `arith`, the
-/// arithmetic kernels over slices; `scaled`, the SDWA alternative order), the DPP gather
-/// (a leaf), the lane loops, dispatch.
-const LAYERS: [&str; 17] = [
+/// an exact value, the one kernel per operation (and `arith_kernel`, the
+/// arithmetic operations as types; `classify_arith`, the words of an
+/// arithmetic lane for `explain`; `scaled`, the SDWA alternative order),
+/// the DPP gather (a leaf), the lane loops, dispatch, and `arith`, the
+/// arithmetic entry points over dispatch.
+const LAYERS: [&str; 20] = [
     "lane",
     "format",
     "policy",
@@ -21,12 +23,15 @@ const LAYERS: [&str; 17] = [
     "add",
     "mul",
     "fma",
-    "arith",
+    "arith_kernel",
+    "classify_arith",
     "operation",
     "scaled",
     "gather",
     "lane_loop",
+    "arith_loop",
     "dispatch",
+    "arith",
 ];
 
 fn layer(module: &str) -> Option<usize> {

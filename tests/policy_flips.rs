@@ -4,7 +4,9 @@
 //! bits are derived from docs/semantics.md (the derivation is in each
 //! test). `fract_rules` records evidence only and has no alternative.
 
-use amdgpu_valu::__testing::execute_with_spec;
+use amdgpu_valu::__testing::kernels::arith::{ArithInstr, ArithOp};
+use amdgpu_valu::__testing::kernels::{SubNan, Tininess};
+use amdgpu_valu::__testing::{arith_lane, execute_with_spec, float_rules};
 use amdgpu_valu::{
     asm, execute, DstUnused, Encoding, Evidence, Instruction, Opcode, Operand, Sdwa, SdwaSel,
     Target, TargetSpec, Wave,
@@ -13,6 +15,7 @@ use amdgpu_valu::{ClampNan, OmodGate, SnanPolicy};
 use amdgpu_valu::{
     F16DstHigh, SdwaConstantSel, SdwaF16DwordDst, SdwaF16Output, SdwaReservedBits, Sourced,
 };
+use amdgpu_valu::{FormatKind, Mode};
 
 /// A flipped value's evidence: only tests make these.
 fn flipped<T>(value: T) -> Sourced<T> {
@@ -77,6 +80,65 @@ fn both_instr(
     flip(&mut flipped);
     let after = run(&flipped, mode, instr, regs).unwrap_or_else(|e| panic!("{e}"));
     (before, after)
+}
+
+#[test]
+fn sdwa_f16_output_stays_live_for_mul_f16() {
+    let flip = |s: &mut TargetSpec| {
+        s.sdwa_f16_output = Some(flipped(SdwaF16Output::ScaledBeforeRounding));
+    };
+    // The SDWA MUL_F16 row of docs/semantics.md §12.6 on gfx1030: MODE 0
+    // (IEEE = 0, F16 output denormals off: OMOD effective, nearest-even).
+    // 0x3e00 x 0x7bff = 1.5 x 65504 = 98256. Rounded first (the measured
+    // order): 98256 > 65504 + 16 overflows to +inf 0x7c00, and div:2 leaves
+    // infinity alone: 0x7c00. Scaled first: 98256 / 2 = 49128 lies in
+    // [32768, 65536), ulp 32: 49128 / 32 = 1535.25 rounds to 1535, 1535 x
+    // 32 = 49120 = 2^15 x (1 + 511/1024): 0x79ff.
+    let sel = Sdwa {
+        dst_sel: SdwaSel::Word0,
+        dst_unused: DstUnused::Preserve,
+        src0_sel: SdwaSel::Word0,
+        src1_sel: SdwaSel::Word0,
+        reserved: 0,
+    };
+    let instr = Instruction::binary(
+        Opcode::MulF16,
+        Encoding::Sdwa,
+        Operand::v(0),
+        Operand::v(1),
+        Operand::v(2),
+    )
+    .with_sdwa(sel)
+    .with_omod(amdgpu_valu::Omod::Div2);
+    let regs = [0xa5a5_a5a5, 0x3e00, 0x7bff];
+    let (rounded, scaled) = both_instr(Target::Gfx1030, flip, 0, &instr, &regs);
+    assert_eq!(rounded, 0xa5a5_7c00);
+    assert_eq!(scaled, 0xa5a5_79ff);
+    // ADD, SUB and SUBREV too: 65504 + 32752 = 98256 (0x7bff + 0x77ff),
+    // the same exact value: 0x7c00 rounded first, 0x79ff scaled first.
+    // SUB: 65504 - (-32752); SUBREV: src1 - src0 = 65504 - (-32752).
+    for (op, b) in [(Opcode::AddF16, 0x77ff), (Opcode::SubF16, 0xf7ff)] {
+        let i = Instruction {
+            opcode: op,
+            ..instr
+        };
+        let (rounded, scaled) = both_instr(Target::Gfx1030, flip, 0, &i, &[regs[0], 0x7bff, b]);
+        assert_eq!((rounded, scaled), (0xa5a5_7c00, 0xa5a5_79ff), "{op:?}");
+    }
+    let i = Instruction {
+        opcode: Opcode::SubrevF16,
+        ..instr
+    };
+    let (rounded, scaled) = both_instr(Target::Gfx1030, flip, 0, &i, &[regs[0], 0xf7ff, 0x7bff]);
+    assert_eq!((rounded, scaled), (0xa5a5_7c00, 0xa5a5_79ff));
+    // VOP3 is not SDWA: 0x7c00 under either value (bits 31:16 kept, GFX10).
+    let vop3 = Instruction {
+        encoding: Encoding::Vop3,
+        sdwa: None,
+        ..instr
+    };
+    let (a, b) = both_instr(Target::Gfx1030, flip, 0, &vop3, &regs);
+    assert_eq!((a, b), (0xa5a5_7c00, 0xa5a5_7c00));
 }
 
 #[test]
@@ -185,16 +247,119 @@ fn sdwa_constant_sel_ignored_or_applied() {
 }
 
 #[test]
-fn snan_quiet_or_kept_with_ieee_off() {
-    // FRACT of the F32 sNaN 0x7f800001: quieted to 0x7fc00001 (§4), or kept
-    // with MODE.IEEE = 0 under keep_when_ieee_off (§10.1).
-    let flip = |s: &mut TargetSpec| s.snan = flipped(SnanPolicy::KeepWhenIeeeOff);
+fn snan_kept_with_ieee_off_or_quiet() {
+    // FRACT of the F32 sNaN 0x7f800001 on gfx1030, whose default is now
+    // keep_when_ieee_off (§10.1): with MODE.IEEE = 0 it comes out as it
+    // went in; flipped to `quiet` it gets its quiet bit, 0x7fc00001 (§4).
+    let flip = |s: &mut TargetSpec| s.snan = flipped(SnanPolicy::Quiet);
     let text = "v_fract_f32_e32 v0, v1";
-    let (quiet, kept) = both(Target::Gfx1030, flip, 0, text, &[0, 0x7f80_0001]);
-    assert_eq!((quiet, kept), (0x7fc0_0001, 0x7f80_0001));
+    let (kept, quiet) = both(Target::Gfx1030, flip, 0, text, &[0, 0x7f80_0001]);
+    assert_eq!((kept, quiet), (0x7f80_0001, 0x7fc0_0001));
     // IEEE = 1: quieted either way.
-    let (quiet, kept) = both(Target::Gfx1030, flip, 0x200, text, &[0, 0x7f80_0001]);
-    assert_eq!((quiet, kept), (0x7fc0_0001, 0x7fc0_0001));
+    let (kept, quiet) = both(Target::Gfx1030, flip, 0x200, text, &[0, 0x7f80_0001]);
+    assert_eq!((kept, quiet), (0x7fc0_0001, 0x7fc0_0001));
+    // The same on GFX9 and GFX11 (gfx908, gfx1100): LDEXP_F16 of the sNaN
+    // 0x7c01 by 1 keeps it with IEEE = 0.
+    for target in [Target::Gfx908, Target::Gfx1100] {
+        let text = "v_ldexp_f16_e64 v0, v1, v2";
+        let regs = [0, 0x7c01, 1];
+        let (kept, quiet) = both(target, flip, 0, text, &regs);
+        assert_eq!(
+            (kept & 0xffff, quiet & 0xffff),
+            (0x7c01, 0x7e01),
+            "{target:?}"
+        );
+    }
+}
+
+/// One lane of the arithmetic kernel of `op` in `format` under `spec`'s
+/// float rules (the executor does not run the arithmetic yet).
+fn arith(spec: &TargetSpec, op: ArithOp, format: FormatKind, mode: u32, srcs: [u64; 3]) -> u64 {
+    let rules = float_rules(spec);
+    arith_lane(ArithInstr::new(op), format, &rules, Mode(mode), srcs).expect("valid lane")
+}
+
+#[test]
+fn sub_nan_ieee_or_negate_subtrahend() {
+    // gfx1201, MODE 0. 1.0 (0x3f800000) - the quiet NaN 0x7fc00001: an IEEE
+    // subtraction returns the NaN source as it is (§10.9), 0x7fc00001;
+    // `negate_subtrahend` adds the negated subtrahend, so the NaN comes out
+    // with its sign flipped, 0xffc00001. SUBREV's subtrahend is src0; ADD
+    // negates nothing under either value.
+    let spec = *Target::Gfx1201.spec();
+    let mut flip = spec;
+    flip.sub_nan = flipped(SubNan::NegateSubtrahend);
+    let one = 0x3f80_0000;
+    let nan = 0x7fc0_0001;
+    let f32 = FormatKind::F32;
+    let cases = [
+        (ArithOp::Sub, [one, nan, 0], 0xffc0_0001),
+        (ArithOp::Subrev, [nan, one, 0], 0xffc0_0001),
+        (ArithOp::Add, [one, nan, 0], 0x7fc0_0001),
+    ];
+    for (op, srcs, negated) in cases {
+        assert_eq!(arith(&spec, op, f32, 0, srcs), 0x7fc0_0001, "{op:?} ieee");
+        assert_eq!(
+            arith(&flip, op, f32, 0, srcs),
+            negated,
+            "{op:?} negate_subtrahend"
+        );
+    }
+    // A number subtrahend is negated under both: 1.0 - 1.0 = +0.
+    assert_eq!(arith(&flip, ArithOp::Sub, f32, 0, [one, one, 0]), 0);
+}
+
+#[test]
+fn tininess_after_or_before_rounding() {
+    // gfx1201, MODE 0x10: F32 nearest, input subnormals kept, output
+    // subnormals flushed. MUL 0x007fffff (2^-126 (1 - 2^-23)) x 0x3f800001
+    // (1 + 2^-23) = 2^-126 (1 - 2^-46) exactly. Rounded to 24 bits with an
+    // unbounded exponent it is 2^-126 (the discarded part, below half an
+    // ulp of 2^-150, rounds up), so after rounding it is not tiny: the
+    // result is the smallest normal 0x00800000. Judged before rounding, the
+    // exact value is below 2^-126: tiny, flushed to +0.
+    let spec = *Target::Gfx1201.spec();
+    let mut flip = spec;
+    flip.tininess = flipped(Tininess::BeforeRounding);
+    let srcs = [0x007f_ffff, 0x3f80_0001, 0];
+    let f32 = FormatKind::F32;
+    assert_eq!(arith(&spec, ArithOp::Mul, f32, 0x10, srcs), 0x0080_0000);
+    assert_eq!(arith(&flip, ArithOp::Mul, f32, 0x10, srcs), 0);
+    // With output subnormals kept (MODE 0x30) tininess does not matter:
+    // 0x00800000 both ways.
+    assert_eq!(arith(&flip, ArithOp::Mul, f32, 0x30, srcs), 0x0080_0000);
+}
+
+#[test]
+fn fract_ldexp_ignore_tininess() {
+    // FRACT's and LDEXP's exact results fit the precision, where both
+    // tininess rules agree (§10.10). Hand-derived, gfx1030 MODE 0x10 (F32
+    // outputs flushed): LDEXP 0x3fffffff (2 - 2^-23) by -127 is
+    // 2^-126 (1 - 2^-24), tiny either way: +0. LDEXP 0x3f800000 by -126 is
+    // 2^-126, not tiny either way: 0x00800000. FRACT of -2^-30 (0xb0800000)
+    // is 1 - 2^-30, rounded to 1 and capped at 0x3f7fffff (§4).
+    let flip = |s: &mut TargetSpec| s.tininess = flipped(Tininess::BeforeRounding);
+    let ldexp = "v_ldexp_f32 v0, v1, v2";
+    let cases: [(&str, [u32; 3], u32); 3] = [
+        (ldexp, [0, 0x3fff_ffff, (-127i32) as u32], 0),
+        (ldexp, [0, 0x3f80_0000, (-126i32) as u32], 0x0080_0000),
+        ("v_fract_f32_e32 v0, v1", [0, 0xb080_0000, 0], 0x3f7f_ffff),
+    ];
+    for (text, regs, want) in cases {
+        let (after, before) = both(Target::Gfx1030, flip, 0x10, text, &regs);
+        assert_eq!((after, before), (want, want), "{text} {regs:x?}");
+    }
+    // And on a spread of sources, flushed and kept, every rounding mode.
+    for mode in [0x10, 0x30, 0x11, 0x13, 0x1a] {
+        for i in 0..512u32 {
+            let x = i.wrapping_mul(0x9e37_79b9) ^ 0x0080_0000;
+            for text in [ldexp, "v_fract_f32_e32 v0, v1"] {
+                let regs = [0, x, (i % 300) ^ 0xffff_ff00];
+                let (after, before) = both(Target::Gfx1030, flip, mode, text, &regs);
+                assert_eq!(after, before, "{text} {regs:x?} MODE {mode:#x}");
+            }
+        }
+    }
 }
 
 #[test]

@@ -31,13 +31,35 @@ fn all(op: amdgpu_valu::Opcode, modes: &[u32], x: u64, want: u64) {
     }
 }
 
+/// MODE.IEEE (bit 9, before GFX12).
+const IEEE: u32 = 1 << 9;
+
+/// A NaN source `x` in every mode of `modes`: quieted to `quiet` on
+/// gfx1201 whatever MODE says and on gfx1100 with MODE.IEEE = 1; on
+/// gfx1100 with IEEE = 0 it comes out as it went in (§10.1,
+/// `snan: keep_when_ieee_off`).
+fn nan(op: amdgpu_valu::Opcode, modes: &[u32], x: u64, quiet: u64) {
+    for &mode in modes {
+        for (t, mode, want) in [
+            ("gfx1201", mode, quiet),
+            ("gfx1100", mode | IEEE, quiet),
+            ("gfx1100", mode, x),
+        ] {
+            let got = vop3(t, mode, op, x, 0, PLAIN);
+            assert_eq!(got, want, "{t} {op:?} mode {mode:#x} src {x:#x}");
+            let got = run_form(t, mode, op, Encoding::Vop1, x, 0, PLAIN);
+            assert_eq!(got, want, "{t} {op:?}_e32 mode {mode:#x} src {x:#x}");
+        }
+    }
+}
+
 #[test]
 fn nan_is_quieted_with_sign_and_payload_kept() {
-    all(FractF16, &F16_F64_ROUNDINGS, 0x7c01, 0x7e01);
-    all(FractF16, &F16_F64_ROUNDINGS, 0xfd55, 0xff55);
+    nan(FractF16, &F16_F64_ROUNDINGS, 0x7c01, 0x7e01);
+    nan(FractF16, &F16_F64_ROUNDINGS, 0xfd55, 0xff55);
     all(FractF16, &F16_F64_ROUNDINGS, 0x7e00, 0x7e00);
-    all(FractF32, &F32_ROUNDINGS, 0xff80_0001, 0xffc0_0001);
-    all(
+    nan(FractF32, &F32_ROUNDINGS, 0xff80_0001, 0xffc0_0001);
+    nan(
         FractF64,
         &F16_F64_ROUNDINGS,
         0x7ff0_0000_0000_0001,
@@ -282,9 +304,14 @@ fn clamp_of_a_nan_result() {
         ),
         0
     );
-    // gfx1100: NaN survives CLAMP unless DX10_CLAMP (bit 8) is set.
+    // gfx1100: NaN survives CLAMP unless DX10_CLAMP (bit 8) is set; with
+    // IEEE = 0 the sNaN is not quieted either (§10.1), with IEEE = 1 it is.
     assert_eq!(
         vop3("gfx1100", KEEP, FractF32, 0x7f80_0001, 0, M::clamp()),
+        0x7f80_0001
+    );
+    assert_eq!(
+        vop3("gfx1100", KEEP | IEEE, FractF32, 0x7f80_0001, 0, M::clamp()),
         0x7fc0_0001
     );
     assert_eq!(

@@ -48,13 +48,30 @@ fn f16_reads_only_the_low_16_bits_of_the_exponent_as_i16() {
     );
 }
 
+/// MODE.IEEE (bit 9, before GFX12).
+const IEEE: u32 = 1 << 9;
+
+/// A signalling NaN source `x`: quieted to `quiet` on gfx1201 and on
+/// gfx1100 with MODE.IEEE = 1; unchanged on gfx1100 with IEEE = 0 (§10.1,
+/// `snan: keep_when_ieee_off`).
+fn snan(op: Opcode, x: u64, e: u32, quiet: u64) {
+    for (t, mode, want) in [
+        ("gfx1201", KEEP, quiet),
+        ("gfx1100", KEEP | IEEE, quiet),
+        ("gfx1100", KEEP, x),
+    ] {
+        let got = vop3(t, mode, op, x, e, PLAIN);
+        assert_eq!(got, want, "{t} {op:?} mode {mode:#x} ldexp({x:#x}, {e:#x})");
+    }
+}
+
 #[test]
 fn nan_is_quieted_infinities_and_zeros_pass() {
     for e in [0, 1, neg(-100), 0x7fff_ffff] {
-        ld(LdexpF16, KEEP, 0x7d00, e, 0x7f00);
+        snan(LdexpF16, 0x7d00, e, 0x7f00);
         ld(LdexpF16, KEEP, 0xfc00, e, 0xfc00);
         ld(LdexpF16, KEEP, 0x8000, e, 0x8000);
-        ld(LdexpF32, KEEP, 0xff80_0001, e, 0xffc0_0001);
+        snan(LdexpF32, 0xff80_0001, e, 0xffc0_0001);
         ld(LdexpF32, KEEP, 0x7f80_0000, e, 0x7f80_0000);
         ld(
             LdexpF64,
@@ -63,13 +80,7 @@ fn nan_is_quieted_infinities_and_zeros_pass() {
             e,
             0x8000_0000_0000_0000,
         );
-        ld(
-            LdexpF64,
-            KEEP,
-            0x7ff0_0000_0000_0001,
-            e,
-            0x7ff8_0000_0000_0001,
-        );
+        snan(LdexpF64, 0x7ff0_0000_0000_0001, e, 0x7ff8_0000_0000_0001);
     }
     // A zero made by the input flush passes as a zero of the same sign.
     ld(LdexpF16, 0x80, 0x8001, 20, 0x8000);

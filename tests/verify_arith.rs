@@ -15,7 +15,8 @@ mod reference;
 
 use amdgpu_valu::__testing::kernels::arith::{ArithInstr, ArithOp, SourceModifiers};
 use amdgpu_valu::__testing::kernels::{
-    ClampNan, FloatRules, FormatKind, Mode, Omod, OmodGate, SnanPolicy, F16, F32, F64,
+    ClampNan, FloatRules, FormatKind, Mode, Omod, OmodGate, SnanPolicy, SubNan, Tininess, F16, F32,
+    F64,
 };
 use amdgpu_valu::__testing::{arith_lane, arith_lanes};
 
@@ -29,6 +30,8 @@ const ALWAYS: FloatRules = FloatRules {
     clamp_nan: ClampNan::AlwaysZero,
     has_ieee_dx10_bits: false,
     snan: SnanPolicy::Quiet,
+    sub_nan: SubNan::Ieee,
+    tininess: Tininess::AfterRounding,
 };
 
 /// gfx1030/gfx1100: OMOD only with IEEE = 0 and output subnormals flushed;
@@ -38,11 +41,15 @@ const GATED_KEEP: FloatRules = FloatRules {
     clamp_nan: ClampNan::Dx10Clamp,
     has_ieee_dx10_bits: true,
     snan: SnanPolicy::KeepWhenIeeeOff,
+    sub_nan: SubNan::Ieee,
+    tininess: Tininess::AfterRounding,
 };
 
 /// The same gated target quieting every NaN.
 const GATED_QUIET: FloatRules = FloatRules {
     snan: SnanPolicy::Quiet,
+    sub_nan: SubNan::Ieee,
+    tininess: Tininess::AfterRounding,
     ..GATED_KEEP
 };
 

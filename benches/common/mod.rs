@@ -7,8 +7,10 @@
 
 #![allow(dead_code)]
 
+pub mod arith;
+
 use amdgpu_valu::__testing::kernels::policy::{
-    ClampNan, FloatRules, Modifiers, OmodGate, SnanPolicy,
+    ClampNan, FloatRules, Modifiers, OmodGate, SnanPolicy, SubNan, Tininess,
 };
 use amdgpu_valu::__testing::kernels::{Format, FormatKind, Mode, Omod, Policy};
 use amdgpu_valu::__testing::kernels::{Fract, Ldexp, Operation};
@@ -110,6 +112,8 @@ impl Case {
             clamp_nan: ClampNan::AlwaysZero,
             has_ieee_dx10_bits: false,
             snan: SnanPolicy::Quiet,
+            sub_nan: SubNan::Ieee,
+            tininess: Tininess::AfterRounding,
         };
         match self {
             Case::Default | Case::MostlySubnormal => {

@@ -148,6 +148,8 @@ fn spec_fields(s: &Spec) -> Fields {
         ("sdwa", sourced(&s.sdwa)),
         ("f16_dst_high", sourced(&s.f16_dst_high)),
         ("snan", sourced(&s.snan)),
+        ("sub_nan", sourced(&s.sub_nan)),
+        ("tininess", sourced(&s.tininess)),
         ("sdwa_f16_output", sdwa_f16_output),
         ("sdwa_f16_dword_dst", optional(&s.sdwa_f16_dword_dst)),
         ("sdwa_constant_sel", optional(&s.sdwa_constant_sel)),
@@ -579,10 +581,8 @@ pub fn dispatch(model: &Model) -> TokenStream {
         .collect();
     let arms = model.instructions.instructions.iter().map(|instruction| {
         let opcode = instruction.opcode();
-        match instruction.kernel() {
-            Some(kernel) => quote!(#opcode => exec::execute::<#kernel>(spec, wave, instr)),
-            None => quote!(#opcode => Err(ExecError::NotExecuted { opcode: #opcode })),
-        }
+        let call = instruction.execute();
+        quote!(#opcode => #call)
     });
     quote! {
         /// The facts of `target`.
@@ -660,6 +660,8 @@ const IMPORTS: &[(&str, &[&str])] = &[
             "FormatKind",
             "OmodGate",
             "SnanPolicy",
+            "SubNan",
+            "Tininess",
         ],
     ),
     (

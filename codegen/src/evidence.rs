@@ -137,7 +137,7 @@ const FACTS: [FactColumn; 5] = [
 
 type Column = (&'static str, &'static str, fn(&TargetModel) -> Row);
 
-const POLICIES: [Column; 12] = [
+const POLICIES: [Column; 14] = [
     ("wave", "wave sizes (default first)", |t| {
         let wave = &t.spec.wave;
         let mut sizes = vec![wave.default];
@@ -165,8 +165,14 @@ const POLICIES: [Column; 12] = [
         "high half of F16 destinations outside true16/SDWA",
         |t| row(&t.spec.f16_dst_high),
     ),
-    ("snan", "signalling NaNs in FRACT/LDEXP", |t| {
+    ("snan", "signalling NaNs, every instruction", |t| {
         row(&t.spec.snan)
+    }),
+    ("sub_nan", "SUB/SUBREV of a NaN subtrahend", |t| {
+        row(&t.spec.sub_nan)
+    }),
+    ("tininess", "when an arithmetic result is tiny", |t| {
+        row(&t.spec.tininess)
     }),
     (
         "sdwa_f16_output",

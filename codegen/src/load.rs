@@ -393,6 +393,8 @@ fn settings(
     let ieee_dx10_bits = policy!(ieee_dx10_bits);
     let f16_dst_high = policy!(f16_dst_high);
     let snan = policy!(snan);
+    let sub_nan = policy!(sub_nan);
+    let tininess = policy!(tininess);
     let aligned_vgpr_pairs = policy!(aligned_vgpr_pairs);
     let sdwa_f16_output = policy!(sdwa_f16_output, optional);
     let sdwa_f16_dword_dst = policy!(sdwa_f16_dword_dst, optional);
@@ -508,6 +510,8 @@ fn settings(
         ieee_dx10_bits,
         f16_dst_high,
         snan,
+        sub_nan,
+        tininess,
         aligned_vgpr_pairs,
         fract_rules,
         wave,
@@ -520,6 +524,8 @@ fn settings(
             Some(ieee_dx10_bits),
             Some(f16_dst_high),
             Some(snan),
+            Some(sub_nan),
+            Some(tininess),
             Some(aligned_vgpr_pairs),
             Some(fract_rules),
             Some(wave),
@@ -534,6 +540,8 @@ fn settings(
             sdwa: facts.sdwa.clone(),
             f16_dst_high,
             snan,
+            sub_nan,
+            tininess,
             sdwa_f16_output,
             sdwa_f16_dword_dst,
             sdwa_constant_sel,

@@ -208,6 +208,8 @@ pub fn policy_yaml_names() -> TokenStream {
         ClampNan::yaml_names(),
         F16DstHigh::yaml_names(),
         SnanPolicy::yaml_names(),
+        SubNan::yaml_names(),
+        Tininess::yaml_names(),
         SdwaF16Output::yaml_names(),
         SdwaF16DwordDst::yaml_names(),
         SdwaConstantSel::yaml_names(),
@@ -256,12 +258,33 @@ policy_enum!(
 );
 
 policy_enum!(
-    /// Signalling NaNs in FRACT/LDEXP.
+    /// Signalling NaNs, every instruction.
     SnanPolicy {
         /// Quieted.
         Quiet = "quiet",
         /// Kept when MODE.IEEE = 0.
         KeepWhenIeeeOff = "keep_when_ieee_off",
+    }
+);
+
+policy_enum!(
+    /// SUB/SUBREV of a NaN subtrahend.
+    SubNan {
+        /// IEEE subtraction: the NaN unchanged.
+        Ieee = "ieee",
+        /// The subtrahend negated first, NaN included.
+        NegateSubtrahend = "negate_subtrahend",
+    }
+);
+
+policy_enum!(
+    /// When an arithmetic result is tiny.
+    Tininess {
+        /// Rounded to the precision with an unbounded exponent, below the
+        /// smallest normal.
+        AfterRounding = "after_rounding",
+        /// The exact result below the smallest normal.
+        BeforeRounding = "before_rounding",
     }
 );
 
@@ -611,8 +634,8 @@ impl Operation {
     }
 
     /// The kernel type (`Fract`), an argument of `exec::execute`; `None`
-    /// while the operation has no kernel wired (its opcodes then refuse
-    /// execution with `ExecError::NotExecuted`).
+    /// for the arithmetic operations, which `exec::execute_arith` runs
+    /// (it reads the operation and its operands from `OpcodeInfo`).
     pub fn kernel(self) -> Option<TokenStream> {
         match self {
             Operation::Fract => Some(quote!(Fract)),
@@ -900,11 +923,16 @@ impl Instruction {
         quote!(Opcode::#v)
     }
 
-    /// The kernel's operation and format (`Fract, F16`): the type
-    /// arguments of `exec::execute`.
-    pub fn kernel(&self) -> Option<TokenStream> {
-        let (operation, format) = (self.operation.kernel()?, self.format.kernel());
-        Some(quote!(#operation, #format))
+    /// The call that executes the instruction: `exec::execute::<Fract,
+    /// F16>` (FRACT, LDEXP: the kernel and format as types) or
+    /// `exec::execute_arith::<F16>` (the arithmetic operations, whose
+    /// kernel the executor takes from `OpcodeInfo`).
+    pub fn execute(&self) -> TokenStream {
+        let format = self.format.kernel();
+        match self.operation.kernel() {
+            Some(operation) => quote!(exec::execute::<#operation, #format>(spec, wave, instr)),
+            None => quote!(exec::execute_arith::<#format>(spec, wave, instr)),
+        }
     }
 
     /// The slot (0-based, syntax order) of the literal K, if any.
@@ -1063,6 +1091,10 @@ pub struct Spec {
     pub f16_dst_high: Sourced<F16DstHigh>,
     /// Signalling NaNs.
     pub snan: Sourced<SnanPolicy>,
+    /// SUB/SUBREV of a NaN subtrahend.
+    pub sub_nan: Sourced<SubNan>,
+    /// When an arithmetic result is tiny.
+    pub tininess: Sourced<Tininess>,
     /// SDWA F16 output; `None` exactly when there is no SDWA.
     pub sdwa_f16_output: Option<Sourced<SdwaF16Output>>,
     /// SDWA dst_sel:DWORD with an F16 result; `None` without SDWA.

@@ -10,7 +10,7 @@ use crate::model::{
     BoundCtrlZero, ClampNan, DppBase, DppBcastLowRows, DppControlSet, DppInactiveSource,
     DppMixedHalves, DppReservedBits, DppReservedCtrl, DppShareXmask, DppZeroFill, Evidence,
     F16DstHigh, FloatFormat, OmodGate, Operation, SdwaConstantSel, SdwaF16DwordDst, SdwaF16Output,
-    SdwaReservedBits, SnanPolicy, SourceKind, Vop3Offset, E32,
+    SdwaReservedBits, SnanPolicy, SourceKind, SubNan, Tininess, Vop3Offset, E32,
 };
 
 /// One file: a target file (`isa-spec/gfx1201.yaml`, with `target` and
@@ -106,6 +106,8 @@ pub(crate) struct RawPolicies {
     pub ieee_dx10_bits: Option<Spanned<RawSourced<bool>>>,
     pub f16_dst_high: Option<Spanned<RawSourced<F16DstHigh>>>,
     pub snan: Option<Spanned<RawSourced<SnanPolicy>>>,
+    pub sub_nan: Option<Spanned<RawSourced<SubNan>>>,
+    pub tininess: Option<Spanned<RawSourced<Tininess>>>,
     pub sdwa_f16_output: Option<Spanned<RawSourced<SdwaF16Output>>>,
     pub sdwa_f16_dword_dst: Option<Spanned<RawSourced<SdwaF16DwordDst>>>,
     pub sdwa_constant_sel: Option<Spanned<RawSourced<SdwaConstantSel>>>,

@@ -908,7 +908,7 @@ fn targets() -> Result<ExitCode, String> {
             waves.join("/"),
             s.default_wave.lanes()
         );
-        let rows: [(&str, String, Evidence); 8] = [
+        let rows: [(&str, String, Evidence); 10] = [
             (
                 "omod_gate",
                 format!("{:?}", s.omod_gate.value),
@@ -932,6 +932,16 @@ fn targets() -> Result<ExitCode, String> {
                 s.f16_dst_high.evidence,
             ),
             ("snan", format!("{:?}", s.snan.value), s.snan.evidence),
+            (
+                "sub_nan",
+                format!("{:?}", s.sub_nan.value),
+                s.sub_nan.evidence,
+            ),
+            (
+                "tininess",
+                format!("{:?}", s.tininess.value),
+                s.tininess.evidence,
+            ),
             (
                 "aligned_vgpr_pairs",
                 s.aligned_vgpr_pairs.value.to_string(),

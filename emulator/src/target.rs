@@ -11,7 +11,7 @@ use core::sync::atomic::{AtomicU16, Ordering};
 use crate::dpp::DppControls;
 use crate::error::ExecError;
 use crate::instr::{Encoding, Opcode};
-use crate::kernels::{ClampNan, FloatRules, OmodGate, SnanPolicy};
+use crate::kernels::{ClampNan, FloatRules, OmodGate, SnanPolicy, SubNan, Tininess};
 
 // The targets and their ISA families, one per file of `isa-spec/`: the
 // enums, `Target::ALL`, `Target::NAMES` and `name()` are generated.
@@ -361,8 +361,14 @@ pub struct TargetSpec {
     /// What bits 31:16 of a VOP1/VOP2/VOP3 F16 destination become on a
     /// target without true16 halves.
     pub f16_dst_high: Sourced<F16DstHigh>,
-    /// What FRACT and LDEXP do with a signalling NaN source.
+    /// What every instruction does with a signalling NaN source
+    /// (docs/semantics.md §10.1).
     pub snan: Sourced<SnanPolicy>,
+    /// What SUB and SUBREV do with a NaN subtrahend (docs/semantics.md
+    /// §10.9).
+    pub sub_nan: Sourced<SubNan>,
+    /// When an arithmetic result is tiny (docs/semantics.md §10.10).
+    pub tininess: Sourced<Tininess>,
     /// When SDWA F16 FRACT and LDEXP results round relative to OMOD; `None`
     /// where the target has no SDWA.
     pub sdwa_f16_output: Option<Sourced<SdwaF16Output>>,
@@ -407,6 +413,8 @@ impl TargetSpec {
             clamp_nan: self.clamp_nan.value,
             has_ieee_dx10_bits: self.ieee_dx10_bits.value,
             snan: self.snan.value,
+            sub_nan: self.sub_nan.value,
+            tininess: self.tininess.value,
         }
     }
 

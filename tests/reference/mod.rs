@@ -14,6 +14,7 @@
 #![allow(dead_code)]
 
 pub mod arith;
+pub mod exact16;
 
 use amdgpu_valu::__testing::kernels::{F16, F32, F64};
 use rustc_apfloat::ieee::{Double, Half, Single};
@@ -206,13 +207,15 @@ pub fn prepare_source<F: RefFormat>(bits: u64, mode: u32, abs: bool, neg: bool) 
     s
 }
 
-/// Whether FRACT/LDEXP quiet a signalling NaN source. Section 8.1 (open):
-/// quieted on every target, whatever MODE.IEEE (measured on gfx1201 only).
-/// Flipping the default for pre-GFX12 targets is this one line:
-/// `TargetKind::Gated => mode & MODE_IEEE != 0`.
+/// Whether FRACT/LDEXP quiet a signalling NaN source (docs/semantics.md
+/// §10.1): before GFX12 (the gated kind: GFX9, GFX10, GFX11) only with
+/// MODE.IEEE = 1 (bit 9), as every VALU instruction [doc AMD ISA guides;
+/// hw gfx1100 for ADD/MUL/FMA]; gfx1201 and gfx1250 always.
 pub fn quiets_snan(kind: TargetKind, mode: u32) -> bool {
-    let _ = (kind, mode);
-    true
+    match kind {
+        TargetKind::Gated => mode & MODE_IEEE != 0,
+        TargetKind::Always => true,
+    }
 }
 
 /// A NaN source's result: quiet bit set, sign and payload kept (sections 4

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use amdgpu_valu::__testing::kernels::format::{Format, FormatKind, F16};
 use amdgpu_valu::__testing::kernels::{run, Fract, KernelPath, Ldexp, Slices};
 use amdgpu_valu::__testing::kernels::{
-    ClampNan, FloatRules, Mode, Modifiers, Omod, OmodGate, Policy, SnanPolicy,
+    ClampNan, FloatRules, Mode, Modifiers, Omod, OmodGate, Policy, SnanPolicy, SubNan, Tininess,
 };
 use amdgpu_valu::{execute, Encoding, Instruction, Opcode, Operand, Target, Wave, WaveSize};
 
@@ -214,13 +214,17 @@ fn rules(kind: TargetKind) -> FloatRules {
             omod_gate: OmodGate::IeeeAndOutputDenorm,
             clamp_nan: ClampNan::Dx10Clamp,
             has_ieee_dx10_bits: true,
-            snan: SnanPolicy::Quiet,
+            snan: SnanPolicy::KeepWhenIeeeOff,
+            sub_nan: SubNan::Ieee,
+            tininess: Tininess::AfterRounding,
         },
         TargetKind::Always => FloatRules {
             omod_gate: OmodGate::Always,
             clamp_nan: ClampNan::AlwaysZero,
             has_ieee_dx10_bits: false,
             snan: SnanPolicy::Quiet,
+            sub_nan: SubNan::Ieee,
+            tininess: Tininess::AfterRounding,
         },
     }
 }

@@ -2,14 +2,15 @@
 //! (ARITH §1, §5).
 //!
 //! SUB is src0 + (-src1) and SUBREV (-src0) + src1, as IEEE subtraction:
-//! the sign flip applies to a number, never to a NaN (`sub_nan: ieee`,
-//! ARITH §5.4), and the NaN priority stays src0 then src1 (the encoding's
-//! order, SUBREV included). Branch-free, as `fract.rs`.
+//! the sign flip applies to a number, not to a NaN (`sub_nan: ieee`, the
+//! default; `negate_subtrahend` flips a NaN subtrahend too;
+//! docs/semantics.md §10.9), and the NaN priority stays src0 then src1
+//! (the encoding's order, SUBREV included). Branch-free, as `fract.rs`.
 
 use super::format::Format;
 use super::lane::{sel, Lane};
 use super::modifiers::{k, output_modifiers, prepare_operand, LanePolicy, SourceMods};
-use super::round::{round, sum, unpack, widen};
+use super::round::{round, sum, unpack};
 
 /// Which operand the sum negates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -63,10 +64,20 @@ pub fn add_rounded<F: Format>(op: AddSign, a: F::Lane, b: F::Lane, p: &LanePolic
     let (ma, mb) = (a & k::<F>(F::ABS_MASK), b & k::<F>(F::ABS_MASK));
     let (nan_a, nan_b) = (ma > inf, mb > inf);
     let (flip_a, flip_b) = op.flips::<F>();
-    // IEEE subtraction negates a number, not a NaN (ARITH §5.4).
-    let a = sel(nan_a, a, a ^ flip_a);
-    let b = sel(nan_b, b, b ^ flip_b);
-    let exact = sum::<F>(unpack::<F>(widen::<F>(a)), unpack::<F>(widen::<F>(b)), p);
+    // IEEE subtraction negates a number, not a NaN (`sub_nan: ieee`);
+    // `negate_subtrahend` negates a NaN subtrahend too, as NEG would.
+    let keep = !p.negate_nan_subtrahend;
+    let a = sel(nan_a & keep, a, a ^ flip_a);
+    let b = sel(nan_b & keep, b, b ^ flip_b);
+    // In the format's lane: two encodings' significands leave room for the
+    // aligned sum (`round::sum`), the larger magnitude first.
+    let a_larger = (a & k::<F>(F::ABS_MASK)) >= (b & k::<F>(F::ABS_MASK));
+    let exact = sum::<F::Lane>(
+        unpack::<F, F::Lane>(sel(a_larger, a, b)),
+        unpack::<F, F::Lane>(sel(a_larger, b, a)),
+        p.toward_negative(),
+        Some(F::MAN),
+    );
     let r = round::<F>(exact, p);
     // An infinite term gives itself; inf - inf is invalid.
     let r = sel(mb == inf, b, r);

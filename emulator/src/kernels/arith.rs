@@ -1,120 +1,62 @@
-//! The arithmetic kernels (`add`, `mul`, `fma`) over slices of raw lanes,
-//! one instruction's policy for all of them: how tests and benches reach
-//! the kernels until the executor runs them (the `Operation` trait takes
-//! one float source and an exponent today).
+//! The entry points of the arithmetic operations (ADD, SUB, SUBREV, MUL,
+//! FMA): a whole instruction over slices of encodings ([`arith_slices`])
+//! or over a wave's register words ([`run_arith`], the executor's), each
+//! run by the dispatcher (`dispatch`) on the same path and instruction-set
+//! variant as FRACT/LDEXP; [`last_variant`](super::dispatch::last_variant)
+//! reports what ran.
 
-use super::add::{add_lane, AddSign};
-use super::fma::fma_lane;
+pub use super::arith_kernel::{
+    arith_lane, AddKernel, ArithInstr, ArithKernel, ArithOp, FmaKernel, MulKernel, SourceModifiers,
+    SubKernel, SubrevKernel,
+};
+pub use super::arith_loop::{ArithIo, ArithJob, ArithLanes, ArithSlices};
+
+use super::dispatch::{kernel_path, run_job, run_job_on, Isa, KernelPath};
 use super::format::Format;
-use super::lane::Lane;
-use super::modifiers::{LanePolicy, SourceMods};
-use super::mul::mul_lane;
 use super::policy::Policy;
 
-/// An arithmetic operation of ARITH §0 (FMAC, FMAMK and FMAAK are FMA with
-/// operands placed by the executor).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ArithOp {
-    /// V_ADD: src0 + src1.
-    Add,
-    /// V_SUB: src0 - src1.
-    Sub,
-    /// V_SUBREV: src1 - src0.
-    Subrev,
-    /// V_MUL: src0 x src1.
-    Mul,
-    /// V_FMA: src0 x src1 + src2, one rounding.
-    Fma,
-}
-
-impl ArithOp {
-    /// Every operation.
-    pub const ALL: [ArithOp; 5] = [
-        ArithOp::Add,
-        ArithOp::Sub,
-        ArithOp::Subrev,
-        ArithOp::Mul,
-        ArithOp::Fma,
-    ];
-
-    /// ISA name stem (`add`, `sub`, `subrev`, `mul`, `fma`).
-    pub fn name(self) -> &'static str {
-        match self {
-            ArithOp::Add => "add",
-            ArithOp::Sub => "sub",
-            ArithOp::Subrev => "subrev",
-            ArithOp::Mul => "mul",
-            ArithOp::Fma => "fma",
-        }
-    }
-
-    /// Number of float sources (2, or 3 for FMA).
-    pub fn sources(self) -> usize {
-        match self {
-            ArithOp::Fma => 3,
-            _ => 2,
-        }
-    }
-}
-
-/// ABS and NEG of each source (src0, src1, src2), as encoded.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct SourceModifiers {
-    /// ABS of src0, src1, src2.
-    pub abs: [bool; 3],
-    /// NEG of src0, src1, src2.
-    pub neg: [bool; 3],
-}
-
-/// One arithmetic instruction's operation and modifiers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct ArithInstr {
-    /// The operation.
-    pub op: ArithOp,
-    /// ABS and NEG of each source.
-    pub sources: SourceModifiers,
-    /// OMOD as encoded (the policy decides whether it is effective).
-    pub omod: super::policy::Omod,
-    /// CLAMP bit.
-    pub clamp: bool,
-}
-
-impl ArithInstr {
-    /// `op` with no modifiers.
-    pub fn new(op: ArithOp) -> ArithInstr {
-        ArithInstr {
-            op,
-            sources: SourceModifiers::default(),
-            omod: super::policy::Omod::None,
-            clamp: false,
-        }
-    }
-}
-
-/// One lane of `op` on raw sources (`c` ignored but by FMA): steps 2 to 7
-/// of ARITH §9 with `OUT` instantiating OMOD and CLAMP.
-#[inline(always)]
-pub fn arith_lane<F: Format, const OUT: bool>(
+/// Run `op` over `lanes` on `path` (or, with `isa`, in that
+/// instruction-set variant; false, touching nothing, when the CPU lacks
+/// it). The one place an `ArithOp` value becomes a kernel type.
+fn run_op<F: Format, L: ArithLanes<F>>(
     op: ArithOp,
-    [a, b, c]: [F::Lane; 3],
-    m: &[SourceMods<F>; 3],
-    p: &LanePolicy<F>,
-) -> F::Lane {
-    let two = [m[0], m[1]];
+    path: KernelPath,
+    isa: Option<Isa>,
+    lanes: &mut L,
+    p: &Policy,
+    mods: SourceModifiers,
+) -> bool {
+    fn go<K: ArithKernel, F: Format, L: ArithLanes<F>>(
+        path: KernelPath,
+        isa: Option<Isa>,
+        lanes: &mut L,
+        p: &Policy,
+        mods: SourceModifiers,
+    ) -> bool {
+        let mut job = ArithJob::<K, F, L>::new(lanes, p, mods);
+        match isa {
+            Some(isa) => run_job_on(isa, &mut job),
+            None => {
+                run_job(path, &mut job);
+                true
+            }
+        }
+    }
     match op {
-        ArithOp::Add => add_lane::<F, OUT>(AddSign::Add, a, b, &two, p),
-        ArithOp::Sub => add_lane::<F, OUT>(AddSign::Sub, a, b, &two, p),
-        ArithOp::Subrev => add_lane::<F, OUT>(AddSign::Subrev, a, b, &two, p),
-        ArithOp::Mul => mul_lane::<F, OUT>(a, b, &two, p),
-        ArithOp::Fma => fma_lane::<F, OUT>(a, b, c, m, p),
+        ArithOp::Add => go::<AddKernel, F, L>(path, isa, lanes, p, mods),
+        ArithOp::Sub => go::<SubKernel, F, L>(path, isa, lanes, p, mods),
+        ArithOp::Subrev => go::<SubrevKernel, F, L>(path, isa, lanes, p, mods),
+        ArithOp::Mul => go::<MulKernel, F, L>(path, isa, lanes, p, mods),
+        ArithOp::Fma => go::<FmaKernel, F, L>(path, isa, lanes, p, mods),
     }
 }
 
 /// `op` over the lanes of `dst`, reading `a`, `b` and `c` lane by lane
-/// (lanes past the shortest slice are left alone; pass `c` = `a` for the
-/// two-source operations), under the one policy `p` (its own ABS/NEG
-/// fields are ignored; `mods` gives each source's). The loop runs the same
-/// kernel for every lane, so it may vectorise.
+/// (lanes past the shortest slice the operation reads are left alone; `c`
+/// is read only by FMA and may be empty otherwise), under the one policy
+/// `p` (its own ABS/NEG fields are ignored; `mods` gives each source's).
+/// Dispatched: the process-wide path ([`kernel_path`]) in the best
+/// instruction-set variant of this CPU.
 pub fn arith_slices<F: Format>(
     op: ArithOp,
     p: &Policy,
@@ -124,25 +66,63 @@ pub fn arith_slices<F: Format>(
     c: &[F::Bits],
     dst: &mut [F::Bits],
 ) {
-    let lp = LanePolicy::<F>::new(p);
-    let m = [0, 1, 2].map(|i| SourceMods::<F>::new(mods.abs[i], mods.neg[i]));
-    let lane = |x: &F::Bits| F::Lane::from_u64(F::widen(*x));
-    // Each operation and OMOD/CLAMP instantiation its own loop, so the
-    // match is outside it.
-    macro_rules! run {
-        ($op:expr, $out:literal) => {
-            for (d, (x, (y, z))) in dst.iter_mut().zip(a.iter().zip(b.iter().zip(c))) {
-                let r = arith_lane::<F, $out>($op, [lane(x), lane(y), lane(z)], &m, &lp);
-                *d = F::narrow(r.to_u64());
-            }
-        };
-    }
-    match (op, lp.has_output_modifiers()) {
-        (ArithOp::Add, false) => run!(ArithOp::Add, false),
-        (ArithOp::Sub, false) => run!(ArithOp::Sub, false),
-        (ArithOp::Subrev, false) => run!(ArithOp::Subrev, false),
-        (ArithOp::Mul, false) => run!(ArithOp::Mul, false),
-        (ArithOp::Fma, false) => run!(ArithOp::Fma, false),
-        (op, true) => run!(op, true),
-    }
+    arith_slices_on::<F>(kernel_path(), op, p, mods, [a, b, c], dst);
+}
+
+/// [`arith_slices`] on a chosen path.
+pub fn arith_slices_on<F: Format>(
+    path: KernelPath,
+    op: ArithOp,
+    p: &Policy,
+    mods: SourceModifiers,
+    src: [&[F::Bits]; 3],
+    dst: &mut [F::Bits],
+) {
+    run_op::<F, _>(op, path, None, &mut ArithSlices { src, dst }, p, mods);
+}
+
+/// [`arith_slices`] in the vectorised loop compiled for `isa`; false,
+/// touching nothing, when this CPU lacks it.
+pub fn arith_slices_isa<F: Format>(
+    isa: Isa,
+    op: ArithOp,
+    p: &Policy,
+    mods: SourceModifiers,
+    src: [&[F::Bits]; 3],
+    dst: &mut [F::Bits],
+) -> bool {
+    let path = KernelPath::Simd;
+    run_op::<F, _>(op, path, Some(isa), &mut ArithSlices { src, dst }, p, mods)
+}
+
+/// One arithmetic instruction over a wave, for the executor: `op` in
+/// format `F` on the register words of `io` (see [`ArithIo`]: each
+/// source's words by lane, src0 optionally DPP-gathered, the destination
+/// words with the half to keep, EXEC) under `p` (built by
+/// `Policy::new::<F>` from the target's rules, MODE, OMOD and CLAMP; its
+/// ABS/NEG fields are ignored) and each source's ABS/NEG in `mods`. Every
+/// active lane below `io.dst_lo.len()` (at most 64) is computed and
+/// written; inactive lanes keep their words. Runs on the process-wide path
+/// ([`kernel_path`]) in the best variant this CPU has, like
+/// [`run_dispatched`](super::dispatch::run_dispatched) for FRACT/LDEXP.
+///
+/// FMAC: src2 is the destination's old words (same lane and half, or the
+/// pair); FMAMK: src1 is K in every lane, src2 the encoded src1; FMAAK:
+/// src2 is K. SDWA sources are their extracted fields; the SDWA result
+/// merge (dst_sel/dst_unused) is the executor's, on the written words.
+pub fn run_arith<F: Format>(op: ArithOp, io: &mut ArithIo<'_>, p: &Policy, mods: SourceModifiers) {
+    run_op::<F, _>(op, kernel_path(), None, io, p, mods);
+}
+
+/// [`run_arith`] on a chosen path, or (with `isa`) in that variant; false
+/// when the CPU lacks `isa`.
+pub fn run_arith_on<F: Format>(
+    path: KernelPath,
+    isa: Option<Isa>,
+    op: ArithOp,
+    io: &mut ArithIo<'_>,
+    p: &Policy,
+    mods: SourceModifiers,
+) -> bool {
+    run_op::<F, _>(op, path, isa, io, p, mods)
 }

@@ -25,7 +25,7 @@ use core::cell::Cell;
 use core::sync::atomic::{AtomicU8, Ordering};
 
 use super::format::Format;
-use super::lane_loop::{run_scalar, run_wave, Lanes};
+use super::lane_loop::{Lanes, OpJob, WaveJob};
 use super::operation::Operation;
 use super::policy::Policy;
 
@@ -198,13 +198,7 @@ fn record(v: Variant) {
 /// Run operation `O` over `lanes` on `path`. Both paths run the same
 /// kernel and give identical bits for every input.
 pub fn run<O: Operation, F: Format, L: Lanes<F>>(path: KernelPath, lanes: &mut L, p: &Policy) {
-    match path {
-        KernelPath::Scalar => {
-            record(Variant::Scalar);
-            run_scalar::<O, F, L>(lanes, p);
-        }
-        KernelPath::Simd => run_simd::<O, F, L>(selected(), lanes, p),
-    }
+    run_job(path, &mut OpJob::<O, F, L>::new(lanes, p));
 }
 
 /// Run operation `O` over `lanes` on the process-wide path
@@ -218,50 +212,73 @@ pub fn run_dispatched<O: Operation, F: Format, L: Lanes<F>>(lanes: &mut L, p: &P
 /// Run operation `O` over `lanes` with the vectorised loop compiled for
 /// `isa`. Returns false, touching nothing, when this CPU lacks `isa`.
 pub fn run_on<O: Operation, F: Format, L: Lanes<F>>(isa: Isa, lanes: &mut L, p: &Policy) -> bool {
+    run_job_on(isa, &mut OpJob::<O, F, L>::new(lanes, p))
+}
+
+/// Run a whole-wave job on `path`: [`WaveJob::scalar`], or
+/// [`WaveJob::wave`] in the selected instruction-set variant.
+pub fn run_job<J: WaveJob>(path: KernelPath, job: &mut J) {
+    match path {
+        KernelPath::Scalar => {
+            record(Variant::Scalar);
+            job.scalar();
+        }
+        KernelPath::Simd => run_simd(selected(), job),
+    }
+}
+
+/// [`run_job`] on the process-wide path ([`kernel_path`]).
+#[inline]
+pub fn run_job_dispatched<J: WaveJob>(job: &mut J) {
+    run_job(kernel_path(), job);
+}
+
+/// Run a job's vectorised loop compiled for `isa`. Returns false, touching
+/// nothing, when this CPU lacks `isa`.
+pub fn run_job_on<J: WaveJob>(isa: Isa, job: &mut J) -> bool {
     if !isa.is_available() {
         return false;
     }
-    run_simd::<O, F, L>(isa, lanes, p);
+    run_simd(isa, job);
     true
 }
 
-/// [`run_on`] for an `isa` already known to be available (`selected()`).
+/// [`run_job_on`] for an `isa` already known to be available (`selected()`).
 #[inline]
-fn run_simd<O: Operation, F: Format, L: Lanes<F>>(isa: Isa, lanes: &mut L, p: &Policy) {
+fn run_simd<J: WaveJob>(isa: Isa, job: &mut J) {
     record(Variant::Simd(isa));
     match isa {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `isa` is `selected()` or passed `is_available()` in
-        // `run_on`; both checked every feature `x86::avx512` enables.
-        Isa::Avx512 => unsafe { x86::avx512::<O, F, L>(lanes, p) },
+        // `run_job_on`; both checked every feature `x86::avx512` enables.
+        Isa::Avx512 => unsafe { x86::avx512(job) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above, for the features of `x86::avx2`.
-        Isa::Avx2 => unsafe { x86::avx2::<O, F, L>(lanes, p) },
-        _ => baseline::<O, F, L>(lanes, p),
+        Isa::Avx2 => unsafe { x86::avx2(job) },
+        _ => baseline(job),
     }
 }
 
 /// The baseline variant (also the fallback on every other architecture).
 #[inline(never)]
-fn baseline<O: Operation, F: Format, L: Lanes<F>>(lanes: &mut L, p: &Policy) {
-    run_wave::<O, F, L>(lanes, p);
+fn baseline<J: WaveJob>(job: &mut J) {
+    job.wave();
 }
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
-    use super::{run_wave, Format, Lanes, Operation, Policy};
 
     /// The AVX-512 variant; the feature list matches `Isa::Avx512::is_available`.
     #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,avx512f,avx512bw,avx512cd,avx512dq,avx512vl")]
     #[inline(never)]
-    pub(super) fn avx512<O: Operation, F: Format, L: Lanes<F>>(lanes: &mut L, p: &Policy) {
-        run_wave::<O, F, L>(lanes, p);
+    pub(super) fn avx512<J: super::WaveJob>(job: &mut J) {
+        job.wave();
     }
 
     /// The AVX2 variant; the feature list matches `Isa::Avx2::is_available`.
     #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt")]
     #[inline(never)]
-    pub(super) fn avx2<O: Operation, F: Format, L: Lanes<F>>(lanes: &mut L, p: &Policy) {
-        run_wave::<O, F, L>(lanes, p);
+    pub(super) fn avx2<J: super::WaveJob>(job: &mut J) {
+        job.wave();
     }
 }

@@ -6,7 +6,7 @@
 use super::format::Format;
 use super::lane::{sel, Lane};
 use super::modifiers::{k, output_modifiers, prepare_operand, LanePolicy, SourceMods};
-use super::round::{product, round, sum, unpack, widen};
+use super::round::{narrow_exact, product, round, sum, unpack, widen_exact};
 
 /// FMA of one lane, steps 2 to 7 of ARITH §9 (sources in encoding order).
 /// `OUT` as for [`super::fract::fract_lane`].
@@ -39,12 +39,15 @@ pub fn fma_rounded<F: Format>(a: F::Lane, b: F::Lane, c: F::Lane, p: &LanePolicy
     let abs = k::<F>(F::ABS_MASK);
     let (ma, mb, mc) = (a & abs, b & abs, c & abs);
     let product_sign = (a ^ b) & k::<F>(F::SIGN);
-    let exact = sum::<F>(
-        product::<F>(unpack::<F>(widen::<F>(a)), unpack::<F>(widen::<F>(b))),
-        unpack::<F>(widen::<F>(c)),
-        p,
+    // The product and the sum exact in the wide lane, rounded in the
+    // format's lane.
+    let exact = sum::<F::Wide>(
+        product::<F>(unpack::<F, F::Lane>(a), unpack::<F, F::Lane>(b)),
+        widen_exact::<F>(unpack::<F, F::Lane>(c)),
+        p.toward_negative(),
+        None,
     );
-    let r = round::<F>(exact, p);
+    let r = round::<F>(narrow_exact::<F::Wide, F::Lane>(exact), p);
     // Infinite terms: an infinite product, else an infinite addend, gives
     // itself; inf - inf is invalid.
     let product_inf = (ma == inf) | (mb == inf);

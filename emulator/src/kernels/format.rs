@@ -50,8 +50,9 @@ pub trait Format: Copy + 'static {
     /// Integer lane the kernels compute in (`kernels::lane`).
     type Lane: super::lane::Lane;
     /// Integer lane of at least twice the significand width plus guard
-    /// bits, for exact products and aligned sums (`kernels::round`): `u64`
-    /// for F16 and F32 (a 48-bit F32 product), `u128` for F64 (106 bits).
+    /// bits, for exact products and aligned sums (`kernels::round`): `u32`
+    /// for F16 (a 22-bit product), `u64` for F32 (48 bits), `W128` for F64
+    /// (106 bits).
     type Wide: super::lane::Lane;
     /// Which format this is.
     const KIND: FormatKind;
@@ -66,6 +67,9 @@ pub trait Format: Copy + 'static {
     /// Position of FP_DENORM for this format in MODE (bits 5:4 for F32, 7:6 for F16/F64).
     const MODE_DENORM_SHIFT: u32;
 
+    /// The exact product of two significands of at most `MAN + 1` bits
+    /// held in the lane, in the wide lane.
+    fn wide_product(a: Self::Lane, b: Self::Lane) -> Self::Wide;
     /// Widen an encoding.
     fn widen(b: Self::Bits) -> u64;
     /// Narrow an encoding (the value must fit; higher bits are dropped).
@@ -115,7 +119,7 @@ pub struct F32;
 pub struct F64;
 
 impl Format for F16 {
-    type Wide = u64;
+    type Wide = u32;
     type Bits = u16;
     type Lane = u32;
     const KIND: FormatKind = FormatKind::F16;
@@ -124,6 +128,10 @@ impl Format for F16 {
     const EXP: u32 = 5;
     const MODE_ROUND_SHIFT: u32 = 2;
     const MODE_DENORM_SHIFT: u32 = 6;
+    #[inline(always)]
+    fn wide_product(a: u32, b: u32) -> u32 {
+        a.wrapping_mul(b)
+    }
     #[inline(always)]
     fn widen(b: u16) -> u64 {
         u64::from(b)
@@ -145,6 +153,10 @@ impl Format for F32 {
     const MODE_ROUND_SHIFT: u32 = 0;
     const MODE_DENORM_SHIFT: u32 = 4;
     #[inline(always)]
+    fn wide_product(a: u32, b: u32) -> u64 {
+        u64::from(a) * u64::from(b)
+    }
+    #[inline(always)]
     fn widen(b: u32) -> u64 {
         u64::from(b)
     }
@@ -155,7 +167,7 @@ impl Format for F32 {
 }
 
 impl Format for F64 {
-    type Wide = u128;
+    type Wide = super::lane::W128;
     type Bits = u64;
     type Lane = u64;
     const KIND: FormatKind = FormatKind::F64;
@@ -164,6 +176,10 @@ impl Format for F64 {
     const EXP: u32 = 11;
     const MODE_ROUND_SHIFT: u32 = 2;
     const MODE_DENORM_SHIFT: u32 = 6;
+    #[inline(always)]
+    fn wide_product(a: u64, b: u64) -> super::lane::W128 {
+        super::lane::W128::mul_full(a, b)
+    }
     #[inline(always)]
     fn widen(b: u64) -> u64 {
         b

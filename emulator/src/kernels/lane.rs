@@ -1,7 +1,7 @@
 //! The integer lane the kernels compute in: `u32` for F16 and F32,
 //! `u64` for F64 (see `Format::Lane`), and the wide lane of the arithmetic
-//! kernels' exact products and sums: `u64` for F16 and F32, `u128` for F64
-//! (see `Format::Wide`).
+//! kernels' exact products and sums: `u32` for F16, `u64` for F32 and
+//! [`W128`] for F64 (see `Format::Wide`).
 //!
 //! Every operation is total (wrapping arithmetic; a shift by a negative
 //! amount or by the width or more gives 0, as the x86 variable vector
@@ -59,6 +59,10 @@ pub trait Lane:
     fn from_exp(e: Self::Exp) -> Self;
     /// 1 for true, 0 for false.
     fn from_bool(b: bool) -> Self;
+    /// An exponent of this lane as an `i64`.
+    fn exp_to_i64(e: Self::Exp) -> i64;
+    /// An `i64` exponent (small) in this lane's signed type.
+    fn exp_from_i64(e: i64) -> Self::Exp;
 }
 
 /// `if c { a } else { b }` on lanes; written as a plain select so LLVM
@@ -132,11 +136,246 @@ macro_rules! lane {
             fn from_bool(b: bool) -> Self {
                 <$t>::from(b)
             }
+            #[inline(always)]
+            fn exp_to_i64(e: $s) -> i64 {
+                e as i64
+            }
+            #[inline(always)]
+            fn exp_from_i64(e: i64) -> $s {
+                e as $s
+            }
         }
     };
 }
 
 lane!(u32, i32);
 lane!(u64, i64);
-// The wide lane of F64's exact products and sums (`Format::Wide`).
-lane!(u128, i128);
+
+/// The wide lane of F64's exact products and sums (`Format::Wide`): a
+/// 128-bit unsigned integer as two `u64` halves, every operation written
+/// on `u64`s without branches, so a loop over it vectorises as `u64`
+/// lanes do (a Rust `u128` would not). Its exponent type is `i64`, the
+/// shape of its halves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct W128 {
+    /// Bits 127:64.
+    pub hi: u64,
+    /// Bits 63:0.
+    pub lo: u64,
+}
+
+impl W128 {
+    /// The full 128-bit product of two `u64`s, from four 32 x 32-bit
+    /// products (the vector multiply every x86 level has).
+    #[inline(always)]
+    pub fn mul_full(a: u64, b: u64) -> W128 {
+        let (a1, a0) = (a >> 32, a & 0xffff_ffff);
+        let (b1, b0) = (b >> 32, b & 0xffff_ffff);
+        let ll = a0 * b0;
+        let lh = a0 * b1;
+        let hl = a1 * b0;
+        let hh = a1 * b1;
+        // The middle column: at most 3 x (2^32 - 1) fits in 64 bits.
+        let mid = (ll >> 32) + (lh & 0xffff_ffff) + (hl & 0xffff_ffff);
+        W128 {
+            hi: hh + (lh >> 32) + (hl >> 32) + (mid >> 32),
+            lo: (mid << 32) | (ll & 0xffff_ffff),
+        }
+    }
+}
+
+impl PartialOrd for W128 {
+    #[inline(always)]
+    fn partial_cmp(&self, o: &Self) -> Option<core::cmp::Ordering> {
+        Some(self.cmp(o))
+    }
+    #[inline(always)]
+    fn lt(&self, o: &Self) -> bool {
+        (self.hi < o.hi) | ((self.hi == o.hi) & (self.lo < o.lo))
+    }
+    #[inline(always)]
+    fn le(&self, o: &Self) -> bool {
+        !o.lt(self)
+    }
+    #[inline(always)]
+    fn gt(&self, o: &Self) -> bool {
+        o.lt(self)
+    }
+    #[inline(always)]
+    fn ge(&self, o: &Self) -> bool {
+        !self.lt(o)
+    }
+}
+
+impl Ord for W128 {
+    #[inline(always)]
+    fn cmp(&self, o: &Self) -> core::cmp::Ordering {
+        (self.hi, self.lo).cmp(&(o.hi, o.lo))
+    }
+}
+
+macro_rules! bitwise {
+    ($tr:ident, $f:ident, $op:tt) => {
+        impl $tr for W128 {
+            type Output = W128;
+            #[inline(always)]
+            fn $f(self, o: W128) -> W128 {
+                W128 { hi: self.hi $op o.hi, lo: self.lo $op o.lo }
+            }
+        }
+    };
+}
+bitwise!(BitAnd, bitand, &);
+bitwise!(BitOr, bitor, |);
+bitwise!(BitXor, bitxor, ^);
+
+impl Not for W128 {
+    type Output = W128;
+    #[inline(always)]
+    fn not(self) -> W128 {
+        W128 {
+            hi: !self.hi,
+            lo: !self.lo,
+        }
+    }
+}
+
+impl Lane for W128 {
+    type Exp = i64;
+    const BITS: u32 = 128;
+    const ZERO: Self = W128 { hi: 0, lo: 0 };
+    const ONE: Self = W128 { hi: 0, lo: 1 };
+
+    #[inline(always)]
+    fn from_u64(v: u64) -> Self {
+        W128 { hi: 0, lo: v }
+    }
+    #[inline(always)]
+    fn to_u64(self) -> u64 {
+        self.lo
+    }
+    #[inline(always)]
+    fn add(self, o: Self) -> Self {
+        let lo = self.lo.wrapping_add(o.lo);
+        let carry = u64::from(lo < self.lo);
+        W128 {
+            hi: self.hi.wrapping_add(o.hi).wrapping_add(carry),
+            lo,
+        }
+    }
+    #[inline(always)]
+    fn sub(self, o: Self) -> Self {
+        let borrow = u64::from(self.lo < o.lo);
+        W128 {
+            hi: self.hi.wrapping_sub(o.hi).wrapping_sub(borrow),
+            lo: self.lo.wrapping_sub(o.lo),
+        }
+    }
+    #[inline(always)]
+    fn mul(self, o: Self) -> Self {
+        let low = W128::mul_full(self.lo, o.lo);
+        let cross = self
+            .hi
+            .wrapping_mul(o.lo)
+            .wrapping_add(self.lo.wrapping_mul(o.hi));
+        W128 {
+            hi: low.hi.wrapping_add(cross),
+            lo: low.lo,
+        }
+    }
+    #[inline(always)]
+    fn shl(self, n: i64) -> Self {
+        // Each term is 0 outside its range of `n` (the u64 shifts' rule).
+        W128 {
+            hi: self.hi.shl(n) | self.lo.shr(64 - n) | self.lo.shl(n - 64),
+            lo: self.lo.shl(n),
+        }
+    }
+    #[inline(always)]
+    fn shr(self, n: i64) -> Self {
+        W128 {
+            hi: self.hi.shr(n),
+            lo: self.lo.shr(n) | self.hi.shl(64 - n) | self.hi.shr(n - 64),
+        }
+    }
+    #[inline(always)]
+    fn lz(self) -> i64 {
+        sel(self.hi == 0, 64 + self.lo.lz(), self.hi.lz())
+    }
+    #[inline(always)]
+    fn to_exp(self) -> i64 {
+        self.lo as i64
+    }
+    #[inline(always)]
+    fn from_exp(e: i64) -> Self {
+        W128 {
+            hi: (e >> 63) as u64,
+            lo: e as u64,
+        }
+    }
+    #[inline(always)]
+    fn from_bool(b: bool) -> Self {
+        W128 {
+            hi: 0,
+            lo: u64::from(b),
+        }
+    }
+    #[inline(always)]
+    fn exp_to_i64(e: i64) -> i64 {
+        e
+    }
+    #[inline(always)]
+    fn exp_from_i64(e: i64) -> i64 {
+        e
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn w(x: u128) -> W128 {
+        W128 {
+            hi: (x >> 64) as u64,
+            lo: x as u64,
+        }
+    }
+    fn u(x: W128) -> u128 {
+        u128::from(x.hi) << 64 | u128::from(x.lo)
+    }
+
+    /// W128 against Rust's u128 on values spread over the width, every
+    /// shift amount from -1 to 129.
+    #[test]
+    fn w128_matches_u128() {
+        let mut s = 0x1234_5678_9abc_def0_u64;
+        let mut next = || {
+            s = s.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let z = (s ^ (s >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z ^ (z >> 31)
+        };
+        for _ in 0..2000 {
+            let (a, b) = (next(), next());
+            let x = (u128::from(next()) << 64 | u128::from(next())) >> (a % 128);
+            let y = (u128::from(next()) << 64 | u128::from(next())) >> (b % 128);
+            assert_eq!(u(w(x).add(w(y))), x.wrapping_add(y));
+            assert_eq!(u(w(x).sub(w(y))), x.wrapping_sub(y));
+            assert_eq!(u(w(x).mul(w(y))), x.wrapping_mul(y));
+            assert_eq!(u(W128::mul_full(a, b)), u128::from(a) * u128::from(b));
+            assert_eq!(w(x).lz(), i64::from(x.leading_zeros()));
+            assert_eq!(w(x) < w(y), x < y);
+            assert_eq!(w(x) >= w(y), x >= y);
+            assert_eq!(w(x).cmp(&w(y)), x.cmp(&y));
+            for n in -1..=129i64 {
+                let (l, r) = if (0..128).contains(&n) {
+                    (x << n, x >> n)
+                } else {
+                    (0, 0)
+                };
+                assert_eq!(u(w(x).shl(n)), l, "{x:#x} << {n}");
+                assert_eq!(u(w(x).shr(n)), r, "{x:#x} >> {n}");
+            }
+        }
+        assert_eq!(u(W128::from_exp(-3)), (-3i128) as u128);
+    }
+}

@@ -33,6 +33,48 @@ pub trait Lanes<F: Format> {
     fn wave<O: Operation, const COMMON: bool, const OUT: bool>(&mut self, p: &LanePolicy<F>);
 }
 
+/// A whole wave of one instruction as the dispatcher runs it: the same
+/// kernel either in one vectorisable loop (inlined into each
+/// instruction-set variant of `dispatch`) or one lane at a time.
+pub trait WaveJob {
+    /// Every lane in the branch-free loop. Must be `#[inline(always)]` down
+    /// to the kernel, so each variant compiles it for its own features.
+    fn wave(&mut self);
+    /// Every active lane through the same kernel, one lane at a time (the
+    /// scalar path).
+    fn scalar(&mut self);
+}
+
+/// Operation `O` over the lanes `L` under one policy, as a [`WaveJob`].
+#[derive(Debug)]
+pub struct OpJob<'a, O, F: Format, L> {
+    lanes: &'a mut L,
+    policy: &'a Policy,
+    _op: core::marker::PhantomData<(O, F)>,
+}
+
+impl<'a, O: Operation, F: Format, L: Lanes<F>> OpJob<'a, O, F, L> {
+    /// The job of `O` over `lanes` under `policy`.
+    #[inline(always)]
+    pub fn new(lanes: &'a mut L, policy: &'a Policy) -> OpJob<'a, O, F, L> {
+        OpJob {
+            lanes,
+            policy,
+            _op: core::marker::PhantomData,
+        }
+    }
+}
+
+impl<O: Operation, F: Format, L: Lanes<F>> WaveJob for OpJob<'_, O, F, L> {
+    #[inline(always)]
+    fn wave(&mut self) {
+        run_wave::<O, F, L>(self.lanes, self.policy);
+    }
+    fn scalar(&mut self) {
+        run_scalar::<O, F, L>(self.lanes, self.policy);
+    }
+}
+
 /// Run `O` over every lane of `lanes` in the vectorisable loop, in the
 /// instantiation `p` needs: the common policy with every field a
 /// compile-time constant, any policy without OMOD/CLAMP, or any policy.
@@ -278,7 +320,7 @@ pub struct GatheredIo<'a> {
 /// `words[index[i]]` for every lane `i`, 0 for an index at or beyond 64
 /// (or beyond `words`).
 #[inline(always)]
-fn gather_words(index: &[u8; 64], words: &[u32], out: &mut [u32; 64]) {
+pub(super) fn gather_words(index: &[u8; 64], words: &[u32], out: &mut [u32; 64]) {
     // A wave64 register is read in place, a shorter one through a copy
     // (the copy's zeros stand for the lanes past it).
     let copy: [u32; 64];

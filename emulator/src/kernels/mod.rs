@@ -4,18 +4,23 @@
 //! Imports run one way: `format` and `policy`; `lane` and `modifiers`
 //! (the shared steps); `round` (exact values in the wide lane and their
 //! one rounding); `fract`, `ldexp`, `add`, `mul` and `fma` (the one kernel
-//! of each operation) and `operation`; `arith` (the arithmetic kernels
-//! over slices, for tests until the executor runs them); `gather` (the DPP lane gather, a leaf);
-//! `lane_loop` (the loops over a wave, and the scalar path's one lane at a
-//! time); `dispatch` (which loop and which instruction-set variant runs).
-//! `classify` only describes a case for `explain`.
+//! of each operation), `arith_kernel` (the arithmetic operations as
+//! types) and `operation`; `gather` (the DPP lane gather, a leaf);
+//! `lane_loop` and `arith_loop` (the loops over a wave, and the scalar
+//! path's one lane at a time); `dispatch` (which loop and which
+//! instruction-set variant runs); `arith` (the arithmetic entry points:
+//! slices, and the executor's wave of register words).
+//! `classify` and `classify_arith` only describe a case for `explain`.
 //!
 //! Every function here is integer arithmetic on raw encodings; no host
 //! floating-point operation touches an emulated value.
 
 pub mod add;
 pub mod arith;
+pub mod arith_kernel;
+pub mod arith_loop;
 pub mod classify;
+pub mod classify_arith;
 pub mod dispatch;
 pub mod fma;
 pub mod format;
@@ -41,6 +46,7 @@ pub use modifiers::LanePolicy;
 pub use operation::{Fract, Ldexp, Operation};
 pub use policy::{
     ClampNan, FloatRules, Mode, Modifiers, Omod, OmodDecision, OmodGate, Policy, Round, SnanPolicy,
+    SubNan, Tininess,
 };
 
 #[cfg(test)]

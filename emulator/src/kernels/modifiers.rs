@@ -11,7 +11,7 @@
 
 use super::format::Format;
 use super::lane::{sel, Lane};
-use super::policy::{Omod, OmodDecision, Policy, Round};
+use super::policy::{Omod, OmodDecision, Policy, Round, SubNan, Tininess};
 
 /// A constant of format `F` in its lane type.
 #[inline(always)]
@@ -63,6 +63,11 @@ pub struct LanePolicy<F: Format> {
     clamp: bool,
     /// CLAMP turns NaN into +0.
     clamp_nan_to_zero: bool,
+    /// SUB/SUBREV negate a NaN subtrahend too (`sub_nan:
+    /// negate_subtrahend`).
+    pub(super) negate_nan_subtrahend: bool,
+    /// Tininess is judged before rounding (`tininess: before_rounding`).
+    pub(super) tiny_before_rounding: bool,
 }
 
 impl<F: Format> PartialEq for LanePolicy<F> {
@@ -91,6 +96,8 @@ impl<F: Format> PartialEq for LanePolicy<F> {
                 p.omod_div2,
                 p.clamp,
                 p.clamp_nan_to_zero,
+                p.negate_nan_subtrahend,
+                p.tiny_before_rounding,
             ]
         };
         masks(self) == masks(o) && flags(self) == flags(o)
@@ -132,6 +139,8 @@ impl<F: Format> LanePolicy<F> {
             // Irrelevant without CLAMP: normalised so equal behaviour
             // compares equal (see `common`).
             clamp_nan_to_zero: p.clamp && p.clamp_nan_to_zero,
+            negate_nan_subtrahend: p.sub_nan == SubNan::NegateSubtrahend,
+            tiny_before_rounding: p.tininess == Tininess::BeforeRounding,
         }
     }
 
@@ -152,6 +161,8 @@ impl<F: Format> LanePolicy<F> {
             quiet_snan: true,
             abs: false,
             neg: false,
+            sub_nan: SubNan::Ieee,
+            tininess: Tininess::AfterRounding,
         })
     }
 
@@ -169,6 +180,8 @@ impl<F: Format> LanePolicy<F> {
             & p.quiet_snan
             & !p.abs
             & !p.neg
+            & (p.sub_nan == SubNan::Ieee)
+            & (p.tininess == Tininess::AfterRounding)
     }
 
     /// Whether OMOD or CLAMP must run (selects the kernel instantiation).

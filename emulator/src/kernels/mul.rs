@@ -4,7 +4,7 @@
 use super::format::Format;
 use super::lane::{sel, Lane};
 use super::modifiers::{k, output_modifiers, prepare_operand, LanePolicy, SourceMods};
-use super::round::{product, round, unpack, widen};
+use super::round::{narrow_exact, product, round, unpack};
 
 /// MUL of one lane, steps 2 to 7 of ARITH §9. `OUT` as for
 /// [`super::fract::fract_lane`].
@@ -33,10 +33,9 @@ pub fn mul_rounded<F: Format>(a: F::Lane, b: F::Lane, p: &LanePolicy<F>) -> F::L
     let inf = k::<F>(F::INF);
     let (ma, mb) = (a & k::<F>(F::ABS_MASK), b & k::<F>(F::ABS_MASK));
     let sign = (a ^ b) & k::<F>(F::SIGN);
-    let r = round::<F>(
-        product::<F>(unpack::<F>(widen::<F>(a)), unpack::<F>(widen::<F>(b))),
-        p,
-    );
+    // The exact product in the wide lane, rounded in the format's lane.
+    let exact = product::<F>(unpack::<F, F::Lane>(a), unpack::<F, F::Lane>(b));
+    let r = round::<F>(narrow_exact::<F::Wide, F::Lane>(exact), p);
     let r = sel((ma == inf) | (mb == inf), sign | inf, r);
     // 0 x inf is invalid: the negative canonical NaN (ARITH §5.1).
     let invalid = ((ma == inf) & (mb == zero)) | ((ma == zero) & (mb == inf));

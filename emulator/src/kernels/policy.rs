@@ -124,16 +124,38 @@ pub enum ClampNan {
     Dx10Clamp,
 }
 
-/// What FRACT and LDEXP return for a signalling NaN source
-/// (docs/semantics.md §10.1).
+/// What an instruction returns for a signalling NaN source, FRACT and
+/// LDEXP as the arithmetic (docs/semantics.md §10.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SnanPolicy {
     /// The NaN with its quiet bit set, sign and payload kept (measured on
     /// gfx1201).
     Quiet,
-    /// The NaN unchanged when MODE.IEEE = 0, quieted when it is 1 (as other
-    /// VALU instructions behave on gfx1100).
+    /// The NaN unchanged when MODE.IEEE = 0, quieted when it is 1
+    /// (measured on gfx1100 for ADD, MUL and FMA).
     KeepWhenIeeeOff,
+}
+
+/// What SUB and SUBREV do to a NaN subtrahend (docs/semantics.md §10.9,
+/// open).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SubNan {
+    /// IEEE subtraction: a NaN comes out as it went in (sign kept).
+    Ieee,
+    /// The subtrahend is negated first, as NEG would, so a NaN subtrahend
+    /// comes out with its sign flipped.
+    NegateSubtrahend,
+}
+
+/// When an arithmetic result is tiny (docs/semantics.md §10.10).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Tininess {
+    /// The exact result rounded to the format's precision with an
+    /// unbounded exponent is below the smallest normal (measured on
+    /// gfx1100 and gfx1201).
+    AfterRounding,
+    /// The exact result is below the smallest normal.
+    BeforeRounding,
 }
 
 /// The target-level facts a policy is built from: the part of a target's
@@ -146,8 +168,12 @@ pub struct FloatRules {
     pub clamp_nan: ClampNan,
     /// Whether MODE bits 8 (DX10_CLAMP) and 9 (IEEE) exist.
     pub has_ieee_dx10_bits: bool,
-    /// Signalling-NaN handling for FRACT/LDEXP.
+    /// Signalling-NaN handling, every instruction.
     pub snan: SnanPolicy,
+    /// SUB/SUBREV of a NaN subtrahend.
+    pub sub_nan: SubNan,
+    /// When an arithmetic result is tiny.
+    pub tininess: Tininess,
 }
 
 /// The 32-bit MODE register, which float instructions read: FP_ROUND (bits
@@ -285,6 +311,11 @@ pub struct Policy {
     pub abs: bool,
     /// NEG on the float source.
     pub neg: bool,
+    /// SUB/SUBREV of a NaN subtrahend (the arithmetic only).
+    pub sub_nan: SubNan,
+    /// When a result is tiny (the arithmetic only: FRACT's and LDEXP's
+    /// exact results fit the precision, where both rules agree).
+    pub tininess: Tininess,
 }
 
 /// The instruction-level modifiers a policy depends on.
@@ -345,6 +376,8 @@ impl Policy {
             quiet_snan,
             abs: mods.abs,
             neg: mods.neg,
+            sub_nan: rules.sub_nan,
+            tininess: rules.tininess,
         }
     }
 

@@ -1,107 +1,127 @@
-//! Exact values in the wide lane and their one rounding (ARITH §1 and §3):
-//! unpacking a finite encoding, the exact aligned sum of two exact values,
+//! Exact values and their one rounding (ARITH §1 and §3): unpacking a
+//! finite encoding, the exact product and the exact aligned sum of two
+//! exact values, narrowing an exact value to the lane with a sticky bit,
 //! and the rounding of an exact value to format `F` with tininess judged
 //! after rounding, the output flush and overflow. Written once for the
 //! arithmetic kernels (`add`, `mul`, `fma`).
 //!
 //! An exact value is `(-1)^negative x sig x 2^exp` with `sig` an integer in
-//! the wide lane `F::Wide` (`u64` for F16 and F32, `u128` for F64): wide
-//! enough for an exact product (22, 48 or 106 bits) and for an aligned sum
-//! with guard bits, where the bits shifted out below the lane are folded
-//! into a sticky last bit. Everything is total integer work and selects, as
-//! in `modifiers`.
+//! a lane `W`: the format's lane (`u32` for F16 and F32, `u64` for F64) for
+//! sums of two encodings and for rounding, its wide lane `F::Wide` (`u32`,
+//! `u64`, `W128`) for exact products (22, 48 or 106 bits) and the sums of
+//! FMA. Bits shifted out below the lane are folded into a sticky last bit.
+//! Everything is total integer work and selects, as in `modifiers`, so the
+//! loops over it vectorise; the narrowest lane that holds a step is used
+//! because a vector holds twice as many of them.
 
 use super::format::Format;
 use super::lane::{sel, Lane};
 use super::modifiers::LanePolicy;
 
-/// The signed exponent type of the wide lane.
-type WExp<F> = <<F as Format>::Wide as Lane>::Exp;
-
-/// A constant in the wide lane.
+/// A constant in lane `W`.
 #[inline(always)]
-fn kw<F: Format>(v: u64) -> F::Wide {
-    F::Wide::from_u64(v)
+fn kw<W: Lane>(v: u64) -> W {
+    W::from_u64(v)
 }
 
-/// An exponent constant in the wide lane's signed type.
+/// An exponent constant in lane `W`'s signed type.
 #[inline(always)]
-fn kwe<F: Format>(v: i32) -> WExp<F> {
-    WExp::<F>::from(v)
-}
-
-/// An encoding widened to the wide lane.
-#[inline(always)]
-pub fn widen<F: Format>(x: F::Lane) -> F::Wide {
-    F::Wide::from_u64(x.to_u64())
-}
-
-/// A wide lane holding an encoding of `F`, narrowed to the lane.
-#[inline(always)]
-pub fn narrow<F: Format>(x: F::Wide) -> F::Lane {
-    F::Lane::from_u64(x.to_u64())
+fn kwe<W: Lane>(v: i32) -> W::Exp {
+    W::Exp::from(v)
 }
 
 /// An exact finite value `(-1)^negative x sig x 2^exp`; `sig` 0 is a zero
 /// of that sign.
 #[derive(Clone, Copy, Debug)]
-pub struct Exact<F: Format> {
+pub struct Exact<W: Lane> {
     /// The sign.
     pub negative: bool,
     /// The integer significand.
-    pub sig: F::Wide,
+    pub sig: W,
     /// The weight of `sig`'s last bit.
-    pub exp: WExp<F>,
+    pub exp: W::Exp,
 }
 
-/// The exact value of a finite encoding of `F` (held in the wide lane): a
-/// subnormal has the smallest normal's exponent and no hidden bit. Total:
-/// an infinity or NaN gives some value the caller discards.
+/// The exact value of a finite encoding of `F` in lane `W`: a subnormal
+/// has the smallest normal's exponent and no hidden bit. Total: an
+/// infinity or NaN gives some value the caller discards.
 #[inline(always)]
-pub fn unpack<F: Format>(x: F::Wide) -> Exact<F> {
-    let mag = x & kw::<F>(F::ABS_MASK);
-    let field = mag.shr(kwe::<F>(F::MAN as i32)).to_exp();
-    let hidden = sel(field == kwe::<F>(0), F::Wide::ZERO, kw::<F>(F::HIDDEN));
+pub fn unpack<F: Format, W: Lane>(x: F::Lane) -> Exact<W> {
+    let x = W::from_u64(x.to_u64());
+    let mag = x & kw::<W>(F::ABS_MASK);
+    let field = mag.shr(kwe::<W>(F::MAN as i32)).to_exp();
+    let hidden = sel(field == kwe::<W>(0), W::ZERO, kw::<W>(F::HIDDEN));
     Exact {
-        negative: x & kw::<F>(F::SIGN) != F::Wide::ZERO,
-        sig: (mag & kw::<F>(F::MAN_MASK)) | hidden,
-        exp: field.max(kwe::<F>(1)) - kwe::<F>(F::BIAS + F::MAN as i32),
+        negative: x & kw::<W>(F::SIGN) != W::ZERO,
+        sig: (mag & kw::<W>(F::MAN_MASK)) | hidden,
+        exp: field.max(kwe::<W>(1)) - kwe::<W>(F::BIAS + F::MAN as i32),
     }
 }
 
-/// The exact product of two finite values.
+/// The exact product of two finite values unpacked in the format's lane,
+/// in its wide lane (22, 48 or 106 bits).
 #[inline(always)]
-pub fn product<F: Format>(x: Exact<F>, y: Exact<F>) -> Exact<F> {
+pub fn product<F: Format>(x: Exact<F::Lane>, y: Exact<F::Lane>) -> Exact<F::Wide> {
     Exact {
         negative: x.negative != y.negative,
-        sig: x.sig.mul(y.sig),
-        exp: x.exp + y.exp,
+        sig: F::wide_product(x.sig, y.sig),
+        exp: F::Wide::exp_from_i64(F::Lane::exp_to_i64(x.exp + y.exp)),
+    }
+}
+
+/// An exact value of the format's lane in its wide lane.
+#[inline(always)]
+pub fn widen_exact<F: Format>(v: Exact<F::Lane>) -> Exact<F::Wide> {
+    Exact {
+        negative: v.negative,
+        sig: F::Wide::from_u64(v.sig.to_u64()),
+        exp: F::Wide::exp_from_i64(F::Lane::exp_to_i64(v.exp)),
     }
 }
 
 /// `sig` shifted so its leading bit is the lane's second-highest (one bit
 /// of headroom for the carry of a sum), and the weight of its last bit. A
 /// zero gets an exponent below every other, so it is never the larger term.
+///
+/// With `unpacked` (a value straight from `unpack`: its hidden bit at `man`
+/// or a subnormal or zero on the smallest normal's exponent) a fixed shift
+/// does: magnitudes then still order by exponent, then significand.
 #[inline(always)]
-fn normalise<F: Format>(v: Exact<F>) -> (F::Wide, WExp<F>) {
-    let shift = v.sig.lz() - kwe::<F>(1);
-    let zero = v.sig == F::Wide::ZERO;
+fn normalise<W: Lane>(v: Exact<W>, unpacked: Option<u32>) -> (W, W::Exp) {
+    if let Some(man) = unpacked {
+        let shift = kwe::<W>(W::BITS as i32 - 2 - man as i32);
+        return (v.sig.shl(shift), v.exp - shift);
+    }
+    let shift = v.sig.lz() - kwe::<W>(1);
+    let zero = v.sig == W::ZERO;
     (
         v.sig.shl(shift),
-        sel(zero, kwe::<F>(i32::MIN / 2), v.exp - shift),
+        sel(zero, kwe::<W>(i32::MIN / 2), v.exp - shift),
     )
 }
 
 /// The exact sum `x + y`, its last bit a sticky bit when the smaller term
 /// reaches below the lane (ARITH §1). A zero sum takes the sign of §1.2:
-/// two zeros give -0 only for (-0) + (-0), or toward -inf for mixed signs;
-/// nonzero terms that cancel give +0, or -0 toward -inf.
+/// two zeros give -0 only for (-0) + (-0), or toward -inf (`down`) for
+/// mixed signs; nonzero terms that cancel give +0, or -0 toward -inf.
+///
+/// `unpacked`: both terms come straight from `unpack` of a format with
+/// `man` fraction bits and `x` is not smaller than `y` in magnitude (ADD
+/// orders the encodings, whose magnitudes compare as integers), so they
+/// align by a fixed shift and need no comparison.
+///
+/// Exact up to the sticky bit when both terms have at least two zero bits
+/// below their significand once normalised (an encoding's 11, 24 or 53
+/// bits, or a product's 22, 48 or 106 bits, in `u32`, `u64` or `W128`
+/// leave at least 9): a shift that loses a bit is then by 2 or more, so
+/// the difference cancels at most one leading bit and the rounding
+/// position stays above the sticky bit.
 #[inline(always)]
-pub fn sum<F: Format>(x: Exact<F>, y: Exact<F>, p: &LanePolicy<F>) -> Exact<F> {
-    let one = F::Wide::ONE;
-    let (nx, ex) = normalise::<F>(x);
-    let (ny, ey) = normalise::<F>(y);
-    let x_larger = (ex > ey) | ((ex == ey) & (nx >= ny));
+pub fn sum<W: Lane>(x: Exact<W>, y: Exact<W>, down: bool, unpacked: Option<u32>) -> Exact<W> {
+    let one = W::ONE;
+    let (nx, ex) = normalise::<W>(x, unpacked);
+    let (ny, ey) = normalise::<W>(y, unpacked);
+    let x_larger = unpacked.is_some() | (ex > ey) | ((ex == ey) & (nx >= ny));
     let (big, big_exp, big_negative) = (
         sel(x_larger, nx, ny),
         sel(x_larger, ex, ey),
@@ -112,94 +132,111 @@ pub fn sum<F: Format>(x: Exact<F>, y: Exact<F>, p: &LanePolicy<F>) -> Exact<F> {
         sel(x_larger, ey, ex),
         sel(x_larger, y.negative, x.negative),
     );
-    // Align the smaller term; the bits shifted out make a sticky bit. Both
-    // terms have at least 15 zero bits below their significand (the widest
-    // is F32's 48-bit product in 62 bits), so no shift that loses a bit
-    // can be followed by a cancellation reaching the rounding position.
-    let d = (big_exp - small_exp).min(kwe::<F>(F::Wide::BITS as i32));
+    // Align the smaller term; the bits shifted out make a sticky bit.
+    let d = (big_exp - small_exp).min(kwe::<W>(W::BITS as i32));
     let shifted = small.shr(d);
-    let sticky = F::Wide::from_bool(small & one.shl(d).sub(one) != F::Wide::ZERO);
+    let sticky = W::from_bool(small & one.shl(d).sub(one) != W::ZERO);
     // big + small lies in (big + shifted, big + shifted + 1) units when
     // sticky; big - small in (big - shifted - 1, big - shifted).
     let subtract = big_negative != small_negative;
     let s = sel(subtract, big.sub(shifted).sub(sticky), big.add(shifted)) | sticky;
-    let both_zero = (x.sig == F::Wide::ZERO) & (y.sig == F::Wide::ZERO);
-    let down = p.toward_negative();
+    let both_zero = (x.sig == W::ZERO) & (y.sig == W::ZERO);
     let zero_negative = sel(
         both_zero,
         sel(down, x.negative | y.negative, x.negative & y.negative),
         down,
     );
     Exact {
-        negative: sel(s == F::Wide::ZERO, zero_negative, big_negative),
+        negative: sel(s == W::ZERO, zero_negative, big_negative),
         sig: s,
         exp: big_exp,
     }
 }
 
-/// `sig` rounded at bit `shift` (which may be negative: exact, shifted
-/// up): the kept bits, the first discarded bit (guard) and whether any
-/// lower bit is set (sticky). `shift` must be at most `BITS + 1`.
+/// An exact value of lane `W` in the narrower lane `L`: its leading bit at
+/// `L`'s second-highest at most, the bits shifted out folded into a sticky
+/// last bit. `L` keeps at least 11, 24 or 53 bits plus a guard bit above
+/// the sticky bit, all the rounding reads.
 #[inline(always)]
-fn split<F: Format>(sig: F::Wide, shift: WExp<F>) -> (F::Wide, bool, bool) {
-    let zero = F::Wide::ZERO;
-    let kept = sig.shr(shift) | sig.shl(kwe::<F>(0) - shift);
-    let guard = sig.shr(shift - kwe::<F>(1)) & F::Wide::ONE != zero;
-    // The `shift - 1` bits below the guard bit, moved to the top; a
-    // nonpositive count shifts by the width or more, giving 0.
-    let sticky = sig.shl(kwe::<F>(F::Wide::BITS as i32 + 1) - shift) != zero;
-    (kept, guard, sticky)
+pub fn narrow_exact<W: Lane, L: Lane>(v: Exact<W>) -> Exact<L> {
+    if W::BITS == L::BITS {
+        // The same lane (F16): nothing to narrow.
+        return Exact {
+            negative: v.negative,
+            sig: L::from_u64(v.sig.to_u64()),
+            exp: L::exp_from_i64(W::exp_to_i64(v.exp)),
+        };
+    }
+    let top = kwe::<W>(W::BITS as i32 - 1) - v.sig.lz();
+    let shift = (top - kwe::<W>(L::BITS as i32 - 2)).max(kwe::<W>(0));
+    let lost = v.sig & W::ONE.shl(shift).sub(W::ONE) != W::ZERO;
+    Exact {
+        negative: v.negative,
+        sig: L::from_u64(v.sig.shr(shift).to_u64()) | L::from_bool(lost),
+        exp: L::exp_from_i64(W::exp_to_i64(v.exp + shift)),
+    }
 }
 
-/// The one rounding of an exact value to format `F` (ARITH §1, §3, §4):
-/// rounded under FP_ROUND to 11, 24 or 53 bits or to the subnormal grid,
-/// whichever is coarser. The value is **tiny** when rounding it to the
-/// format's precision with an unbounded exponent gives a nonzero magnitude
-/// below the smallest normal (tininess after rounding [hw gfx1100,
-/// gfx1201]); a tiny value becomes the zero of its sign when the output
-/// flush or OMOD says so (`LanePolicy::flush_tiny`). Overflow gives
-/// infinity or the largest finite value by FP_ROUND, or always the largest
-/// with FP16_OVFL (`LanePolicy::overflow`). A zero `sig` gives the zero of
-/// `v.negative`.
+/// The one rounding of an exact value to format `F` (ARITH §1, §3, §4),
+/// in the format's lane: rounded under FP_ROUND to 11, 24 or 53 bits or to
+/// the subnormal grid, whichever is coarser. The value is **tiny** when
+/// rounding it to the format's precision with an unbounded exponent gives
+/// a nonzero magnitude below the smallest normal (tininess after rounding
+/// [hw gfx1100, gfx1201]; the policy can judge it before rounding
+/// instead, on the exact value); a tiny value becomes the zero of its sign when
+/// the output flush or OMOD says so (`LanePolicy::flush_tiny`). Overflow
+/// gives infinity or the largest finite value by FP_ROUND, or always the
+/// largest with FP16_OVFL (`LanePolicy::overflow`). A zero `sig` gives the
+/// zero of `v.negative`.
 #[inline(always)]
-pub fn round<F: Format>(v: Exact<F>, p: &LanePolicy<F>) -> F::Lane {
-    let zero = F::Wide::ZERO;
-    let man = kwe::<F>(F::MAN as i32);
-    // The leading bit's index (-1 for 0) and the value's binary exponent.
-    let top = kwe::<F>(F::Wide::BITS as i32 - 1) - v.sig.lz();
-    let e = v.exp + top;
-    // Bits discarded: enough to keep MAN + 1 bits, and at least down to
-    // the subnormal grid 2^(EMIN - MAN); never more than up to two past the
-    // leading bit (the same result, and `split` stays within the width).
-    let shift_precision = top - man;
-    let shift = shift_precision
-        .max(kwe::<F>(F::EMIN - F::MAN as i32) - v.exp)
-        .min(top + kwe::<F>(2));
-    let (kept, guard, sticky) = split::<F>(v.sig, shift);
-    let up = p.rounds_up(v.negative, kept & F::Wide::ONE != zero, guard, sticky);
+pub fn round<F: Format>(v: Exact<F::Lane>, p: &LanePolicy<F>) -> F::Lane {
+    type E<F> = <<F as Format>::Lane as Lane>::Exp;
+    let k = |x: u64| kw::<F::Lane>(x);
+    let ke = |x: i32| -> E<F> { kwe::<F::Lane>(x) };
+    let zero = F::Lane::ZERO;
+    let one = F::Lane::ONE;
+    let bits = F::Lane::BITS as i32;
+    let man = ke(F::MAN as i32);
+    // Normalised: the leading bit at the top, so rounding to the
+    // precision drops a constant number of bits. (A zero stays 0.)
+    let lz = v.sig.lz();
+    let sig = v.sig.shl(lz);
+    let exp = v.exp - lz;
+    let precision_shift = bits - 1 - F::MAN as i32;
+    // The value's binary exponent.
+    let e = exp + ke(bits - 1);
+    // Bits discarded: the precision's, or more down to the subnormal grid
+    // 2^(EMIN - MAN); at most BITS + 1 (all bits below the guard bit).
+    let shift = ke(precision_shift)
+        .max(ke(F::EMIN - F::MAN as i32) - exp)
+        .min(ke(bits + 1));
+    let kept = sig.shr(shift);
+    let guard = sig.shr(shift - ke(1)) & one != zero;
+    // The `shift - 1` bits below the guard bit, moved to the top.
+    let sticky = sig.shl(ke(bits + 1) - shift) != zero;
+    let up = p.rounds_up(v.negative, kept & one != zero, guard, sticky);
     // A normal value: its exponent field minus one above the significand
     // with its hidden bit, so a carry out of the significand steps the
     // exponent. A subnormal: the kept units of 2^(EMIN - MAN) themselves (a
     // carry out of the largest gives the smallest normal).
-    let field = F::Wide::from_exp((e - kwe::<F>(F::EMIN)).max(kwe::<F>(0))).shl(man);
-    let magnitude = field.add(kept).add(F::Wide::from_bool(up));
-    let overflow = (e > kwe::<F>(F::EMAX)) | (magnitude >= kw::<F>(F::INF));
+    let field = F::Lane::from_exp((e - ke(F::EMIN)).max(ke(0))).shl(man);
+    let magnitude = field.add(kept).add(F::Lane::from_bool(up));
+    let overflow = (e > ke(F::EMAX)) | (magnitude >= k(F::INF));
 
     // Tininess after rounding: the value rounded to MAN + 1 bits with an
-    // unbounded exponent is below 2^EMIN unless it carries from just below
-    // into it.
-    let (kept_p, guard_p, sticky_p) = split::<F>(v.sig, shift_precision);
-    let up_p = p.rounds_up(v.negative, kept_p & F::Wide::ONE != zero, guard_p, sticky_p);
-    let carries = kept_p.add(F::Wide::from_bool(up_p)).shr(man + kwe::<F>(1)) != zero;
-    let below = (e < kwe::<F>(F::EMIN - 1)) | ((e == kwe::<F>(F::EMIN - 1)) & !carries);
+    // unbounded exponent (a constant shift here) is below 2^EMIN unless it
+    // carries from just below into it.
+    let kept_p = sig.shr(ke(precision_shift));
+    let guard_p = sig.shr(ke(precision_shift - 1)) & one != zero;
+    let sticky_p = sig & k((1u64 << (precision_shift - 1)) - 1) != zero;
+    let up_p = p.rounds_up(v.negative, kept_p & one != zero, guard_p, sticky_p);
+    let carries = kept_p.add(F::Lane::from_bool(up_p)).shr(man + ke(1)) != zero;
+    let below = (e < ke(F::EMIN - 1)) | ((e == ke(F::EMIN - 1)) & !carries);
+    // Before rounding (`tininess: before_rounding`): the exact value below.
+    let below = sel(p.tiny_before_rounding, e < ke(F::EMIN), below);
     let tiny = (v.sig != zero) & below;
 
-    let sign = sel(v.negative, kw::<F>(F::SIGN), zero);
-    let r = sel(
-        overflow,
-        widen::<F>(p.overflow(v.negative)),
-        sign | magnitude,
-    );
-    let r = sel((tiny & p.flush_tiny) | (v.sig == zero), sign, r);
-    narrow::<F>(r)
+    let sign = sel(v.negative, k(F::SIGN), zero);
+    let r = sel(overflow, p.overflow(v.negative), sign | magnitude);
+    sel((tiny & p.flush_tiny) | (v.sig == zero), sign, r)
 }

@@ -12,12 +12,14 @@
 //! rounds the scaled value once and flushes. OMOD's
 //! tiny-result flush ([`Policy::flush_tiny`]) still holds; CLAMP follows.
 
+use super::arith_kernel::{arith_lane, ArithOp};
 use super::format::Format;
 use super::fract::fract_rounded;
 use super::lane::Lane;
 use super::ldexp::ldexp_rounded;
-use super::modifiers::{output_modifiers, prepare_source, LanePolicy};
+use super::modifiers::{output_modifiers, prepare_operand, prepare_source, LanePolicy, SourceMods};
 use super::policy::{Omod, Policy};
+use super::round::{narrow_exact, product, round, sum, unpack, widen_exact, Exact};
 
 /// OMOD as a power of two.
 fn omod_power(omod: Omod) -> i32 {
@@ -74,5 +76,60 @@ impl<F: Format> ScaledBeforeRounding<F> {
             None => ldexp_rounded::<F>(fract_rounded::<F>(s, &self.keep_subnormals), k, &self.own),
         };
         output_modifiers::<F>(scaled, &self.clamp_only).to_u64()
+    }
+}
+
+impl<F: Format> ScaledBeforeRounding<F> {
+    /// One lane of the arithmetic operation `op` (ADD, SUB, SUBREV, MUL,
+    /// FMA) on the raw sources `src` (encoding order; `src[2]` read by FMA
+    /// only) with each source's ABS/NEG `mods`, OMOD scaling the exact
+    /// result before its one rounding, then CLAMP. A NaN, infinite or
+    /// invalid lane is the kernel's (OMOD leaves those alone in either
+    /// order); a finite one is the exact value of `round` (`sum`,
+    /// `product`) with OMOD's power added to its exponent, rounded once.
+    pub fn arith_lane(&self, op: ArithOp, src: [u64; 3], mods: &[SourceMods<F>; 3]) -> u64 {
+        let p = &self.own;
+        let [a, b, c] =
+            [0, 1, 2].map(|i| prepare_operand::<F>(F::Lane::from_u64(src[i]), &mods[i], p));
+        let three = op.sources() == 3;
+        let inf = F::Lane::from_u64(F::INF);
+        let abs = F::Lane::from_u64(F::ABS_MASK);
+        let special = (a & abs >= inf) | (b & abs >= inf) | (three & (c & abs >= inf));
+        let plain = [SourceMods::new(false, false); 3];
+        if special {
+            // Sources already prepared: no second ABS/NEG or flush.
+            return arith_lane::<F, true>(op, [a, b, c], &plain, p).to_u64();
+        }
+        let sign = F::Lane::from_u64(F::SIGN);
+        let zero = F::Lane::ZERO;
+        let down = p.toward_negative();
+        let exact: Exact<F::Lane> = match op {
+            ArithOp::Add | ArithOp::Sub | ArithOp::Subrev => {
+                let a = a ^ if op == ArithOp::Subrev { sign } else { zero };
+                let b = b ^ if op == ArithOp::Sub { sign } else { zero };
+                let (big, small) = if a & abs >= b & abs { (a, b) } else { (b, a) };
+                sum::<F::Lane>(
+                    unpack::<F, F::Lane>(big),
+                    unpack::<F, F::Lane>(small),
+                    down,
+                    Some(F::MAN),
+                )
+            }
+            ArithOp::Mul => narrow_exact::<F::Wide, F::Lane>(product::<F>(
+                unpack::<F, F::Lane>(a),
+                unpack::<F, F::Lane>(b),
+            )),
+            ArithOp::Fma => narrow_exact::<F::Wide, F::Lane>(sum::<F::Wide>(
+                product::<F>(unpack::<F, F::Lane>(a), unpack::<F, F::Lane>(b)),
+                widen_exact::<F>(unpack::<F, F::Lane>(c)),
+                down,
+                None,
+            )),
+        };
+        let scaled = Exact {
+            exp: exact.exp + <F::Lane as Lane>::Exp::from(self.omod_power),
+            ..exact
+        };
+        output_modifiers::<F>(round::<F>(scaled, p), &self.clamp_only).to_u64()
     }
 }

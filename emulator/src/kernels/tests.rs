@@ -13,7 +13,7 @@ use super::dispatch::{self, Isa, KernelPath};
 use super::format::{Format, F16, F32, F64};
 use super::lane_loop::{Slices, WaveIo};
 use super::operation::{Fract, Ldexp, Operation};
-use super::policy::{Omod, OmodDecision, Policy, Round};
+use super::policy::{Omod, OmodDecision, Policy, Round, SubNan, Tininess};
 use crate::test_rng::Rng;
 
 /// Number of distinct kernel policies [`policy`] enumerates.
@@ -42,6 +42,8 @@ fn policy(i: u32) -> Policy {
         quiet_snan: bit(9),
         abs: bit(10),
         neg: bit(11),
+        sub_nan: SubNan::Ieee,
+        tininess: Tininess::AfterRounding,
     }
 }
 

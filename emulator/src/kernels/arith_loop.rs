@@ -1,0 +1,404 @@
+//! The lane loops of the arithmetic operations (ADD, SUB, SUBREV, MUL,
+//! FMA): one `ArithKernel` over every lane of a wave, from plain encodings
+//! ([`ArithSlices`]) or from register words ([`ArithIo`], the executor's),
+//! as a [`WaveJob`] the dispatcher runs in its instruction-set variant or
+//! one lane at a time. The same shape as `lane_loop` for FRACT/LDEXP, with
+//! two or three float sources per lane.
+
+use core::marker::PhantomData;
+
+use super::arith_kernel::{ArithKernel, SourceModifiers};
+use super::format::Format;
+use super::lane::{sel, Lane};
+use super::lane_loop::{gather_words, WaveJob};
+use super::modifiers::{LanePolicy, SourceMods};
+use super::policy::Policy;
+
+/// Where the lanes of one arithmetic instruction come from and go to.
+pub trait ArithLanes<F: Format> {
+    /// Number of lanes (for operation `K`, whose unused sources may be
+    /// empty).
+    fn count<K: ArithKernel>(&self) -> usize;
+    /// Whether lane `i` (below `count`) is written.
+    fn active(&self, i: usize) -> bool;
+    /// Lane `i`'s sources in encoding order (0 for an unused one).
+    fn load<K: ArithKernel>(&self, i: usize) -> [F::Lane; 3];
+    /// Write lane `i`'s result.
+    fn store(&mut self, i: usize, r: F::Lane);
+    /// Every lane through `K`'s kernel in one branch-free loop; `COMMON`:
+    /// `p` is [`LanePolicy::common`] and `m` has no ABS/NEG (both then
+    /// folded to constants); `OUT`: OMOD/CLAMP instantiated.
+    fn wave<K: ArithKernel, const COMMON: bool, const OUT: bool>(
+        &mut self,
+        m: &[SourceMods<F>; 3],
+        p: &LanePolicy<F>,
+    );
+}
+
+/// Load an encoding into its lane.
+#[inline(always)]
+fn load<F: Format>(b: F::Bits) -> F::Lane {
+    F::Lane::from_u64(F::widen(b))
+}
+
+/// Store a lane back to an encoding.
+#[inline(always)]
+fn store<F: Format>(l: F::Lane) -> F::Bits {
+    F::narrow(l.to_u64())
+}
+
+/// The policy and source modifiers a loop runs with: constants for the
+/// common instantiation.
+#[inline(always)]
+fn lowered<F: Format, const COMMON: bool>(
+    m: &[SourceMods<F>; 3],
+    p: &LanePolicy<F>,
+) -> ([SourceMods<F>; 3], LanePolicy<F>) {
+    if COMMON {
+        (
+            [SourceMods::new(false, false); 3],
+            LanePolicy::<F>::common(),
+        )
+    } else {
+        (*m, *p)
+    }
+}
+
+/// Lanes as plain encodings: lane `i` reads `src[0][i]`, `src[1][i]` and
+/// (FMA only) `src[2][i]` and writes `dst[i]`; every lane is active. The
+/// shortest slice the operation reads bounds the lanes processed; the rest
+/// of `dst` is left alone.
+#[derive(Debug)]
+pub struct ArithSlices<'a, F: Format> {
+    /// src0, src1, src2 encodings (src2 may be empty but for FMA).
+    pub src: [&'a [F::Bits]; 3],
+    /// Result encodings.
+    pub dst: &'a mut [F::Bits],
+}
+
+impl<F: Format> ArithLanes<F> for ArithSlices<'_, F> {
+    #[inline(always)]
+    fn count<K: ArithKernel>(&self) -> usize {
+        let n = self.dst.len().min(self.src[0].len()).min(self.src[1].len());
+        if K::OP.sources() == 3 {
+            n.min(self.src[2].len())
+        } else {
+            n
+        }
+    }
+    #[inline(always)]
+    fn active(&self, _i: usize) -> bool {
+        true
+    }
+    #[inline(always)]
+    fn load<K: ArithKernel>(&self, i: usize) -> [F::Lane; 3] {
+        let c = if K::OP.sources() == 3 {
+            load::<F>(self.src[2][i])
+        } else {
+            F::Lane::ZERO
+        };
+        [load::<F>(self.src[0][i]), load::<F>(self.src[1][i]), c]
+    }
+    #[inline(always)]
+    fn store(&mut self, i: usize, r: F::Lane) {
+        self.dst[i] = store::<F>(r);
+    }
+    #[inline(always)]
+    fn wave<K: ArithKernel, const COMMON: bool, const OUT: bool>(
+        &mut self,
+        m: &[SourceMods<F>; 3],
+        p: &LanePolicy<F>,
+    ) {
+        let (m, p) = lowered::<F, COMMON>(m, p);
+        let n = self.count::<K>();
+        let (a, b) = (&self.src[0][..n], &self.src[1][..n]);
+        let dst = &mut self.dst[..n];
+        if K::OP.sources() == 3 {
+            let c = &self.src[2][..n];
+            for i in 0..n {
+                let s = [load::<F>(a[i]), load::<F>(b[i]), load::<F>(c[i])];
+                dst[i] = store::<F>(K::lane::<F, OUT>(s, &m, &p));
+            }
+        } else {
+            for i in 0..n {
+                let s = [load::<F>(a[i]), load::<F>(b[i]), F::Lane::ZERO];
+                dst[i] = store::<F>(K::lane::<F, OUT>(s, &m, &p));
+            }
+        }
+    }
+}
+
+/// One arithmetic instruction's lanes on the register file, for the
+/// executor: every source's words by lane, the destination words, EXEC.
+///
+/// A source word holds the operand as a register does: an F16 operand is
+/// bits `src_shift[s]..src_shift[s] + 16` of `src_lo[s]` (16 for a true16
+/// high half, else 0; an SDWA source is its selected, extended field,
+/// already extracted), an F64 operand is `src_hi[s]:src_lo[s]`. The lanes
+/// processed are `dst_lo.len()`, at most 64; every slice the format and
+/// operation read must have at least that many elements (`src_hi` and
+/// `dst_hi` are read only for F64, src2 only by FMA; a shorter slice cuts
+/// the lanes processed, never panics). FMAC passes its destination's old
+/// words (same lane, same half: `src_shift[2] = dst_shift`, or the pair)
+/// as src2; FMAMK/FMAAK pass K in every lane of its operand slot.
+#[derive(Debug)]
+pub struct ArithIo<'a> {
+    /// src0, src1, src2 words (the low dwords for F64).
+    pub src_lo: [&'a [u32]; 3],
+    /// src0, src1, src2 high dwords (F64 only).
+    pub src_hi: [&'a [u32]; 3],
+    /// Right shift bringing each F16 source to bits 15:0.
+    pub src_shift: [u32; 3],
+    /// DPP: lane `i` reads src0 from lane `src0_lane[i]` of `src_lo[0]`
+    /// (and `src_hi[0]`), or 0 for 64 and above (docs/semantics.md §11);
+    /// `None` reads its own lane.
+    pub src0_lane: Option<&'a [u8; 64]>,
+    /// The destination words (the low dwords for F64).
+    pub dst_lo: &'a mut [u32],
+    /// The destination high dwords (F64 only).
+    pub dst_hi: &'a mut [u32],
+    /// Bits of the old destination word a 16-bit result keeps.
+    pub dst_keep: u32,
+    /// Left shift placing a 16-bit result in its half.
+    pub dst_shift: u32,
+    /// Lane `i` is written only when bit `i` is set.
+    pub exec: u64,
+}
+
+/// The encoding of a source from its words.
+#[inline(always)]
+fn source<F: Format>(lo: u32, hi: u32, shift: u32) -> F::Lane {
+    F::Lane::from_u64(match F::WIDTH {
+        64 => u64::from(hi) << 32 | u64::from(lo),
+        32 => u64::from(lo),
+        _ => u64::from(lo.wrapping_shr(shift) & 0xffff),
+    })
+}
+
+impl ArithIo<'_> {
+    /// The slices a lane reads for operation `K` in format `F`, cut to the
+    /// lanes processed.
+    #[inline(always)]
+    fn lanes<F: Format, K: ArithKernel>(&self) -> usize {
+        let used = K::OP.sources();
+        let mut n = self.dst_lo.len().min(64);
+        for s in 0..used {
+            n = n.min(self.src_lo[s].len());
+            if F::WIDTH == 64 {
+                n = n.min(self.src_hi[s].len());
+            }
+        }
+        if F::WIDTH == 64 {
+            n = n.min(self.dst_hi.len());
+        }
+        n
+    }
+
+    /// The loop of `wave`: `ALL` when every lane is active.
+    #[inline(always)]
+    fn wave_loop<F: Format, K: ArithKernel, const OUT: bool, const ALL: bool>(
+        &mut self,
+        m: &[SourceMods<F>; 3],
+        p: &LanePolicy<F>,
+        src0: (&[u32], &[u32]),
+    ) {
+        let n = self.lanes::<F, K>();
+        let three = K::OP.sources() == 3;
+        // Unused slices stand in for the ones a format or operation lacks.
+        let (a_lo, a_hi) = (
+            &src0.0[..n],
+            if F::WIDTH == 64 {
+                &src0.1[..n]
+            } else {
+                &src0.0[..n]
+            },
+        );
+        let b_lo = &self.src_lo[1][..n];
+        let b_hi = if F::WIDTH == 64 {
+            &self.src_hi[1][..n]
+        } else {
+            b_lo
+        };
+        let c_lo = if three { &self.src_lo[2][..n] } else { b_lo };
+        let c_hi = if three && F::WIDTH == 64 {
+            &self.src_hi[2][..n]
+        } else {
+            c_lo
+        };
+        let [sa, sb, sc] = self.src_shift;
+        let (keep, shift, exec) = (self.dst_keep, self.dst_shift, self.exec);
+        // No closures here: they would not inherit the caller's target features.
+        if F::WIDTH == 64 {
+            let dst_hi = &mut self.dst_hi[..n];
+            let dst_lo = &mut self.dst_lo[..n];
+            for i in 0..n {
+                let c = sel(three, source::<F>(c_lo[i], c_hi[i], sc), F::Lane::ZERO);
+                let s = [
+                    source::<F>(a_lo[i], a_hi[i], sa),
+                    source::<F>(b_lo[i], b_hi[i], sb),
+                    c,
+                ];
+                let r = K::lane::<F, OUT>(s, m, p).to_u64();
+                let a = ALL || exec.wrapping_shr(i as u32) & 1 != 0;
+                dst_lo[i] = sel(a, r as u32, dst_lo[i]);
+                dst_hi[i] = sel(a, (r >> 32) as u32, dst_hi[i]);
+            }
+        } else {
+            let dst = &mut self.dst_lo[..n];
+            for i in 0..n {
+                let c = sel(three, source::<F>(c_lo[i], 0, sc), F::Lane::ZERO);
+                let s = [source::<F>(a_lo[i], 0, sa), source::<F>(b_lo[i], 0, sb), c];
+                let r = K::lane::<F, OUT>(s, m, p).to_u64();
+                let a = ALL || exec.wrapping_shr(i as u32) & 1 != 0;
+                let merged = (dst[i] & keep) | (r as u32).wrapping_shl(shift);
+                dst[i] = sel(a, merged, dst[i]);
+            }
+        }
+    }
+}
+
+impl<F: Format> ArithLanes<F> for ArithIo<'_> {
+    #[inline(always)]
+    fn count<K: ArithKernel>(&self) -> usize {
+        self.lanes::<F, K>()
+    }
+    #[inline(always)]
+    fn active(&self, i: usize) -> bool {
+        self.exec.wrapping_shr(i as u32) & 1 != 0
+    }
+    #[inline(always)]
+    fn load<K: ArithKernel>(&self, i: usize) -> [F::Lane; 3] {
+        let word = |w: &[u32], lane: usize| w.get(lane).copied().unwrap_or(0);
+        let from = match self.src0_lane {
+            Some(index) => usize::from(index.get(i).copied().unwrap_or(64)),
+            None => i,
+        };
+        let hi = |s: usize, lane: usize| {
+            if F::WIDTH == 64 {
+                word(self.src_hi[s], lane)
+            } else {
+                0
+            }
+        };
+        let a = source::<F>(word(self.src_lo[0], from), hi(0, from), self.src_shift[0]);
+        let b = source::<F>(word(self.src_lo[1], i), hi(1, i), self.src_shift[1]);
+        let c = if K::OP.sources() == 3 {
+            source::<F>(word(self.src_lo[2], i), hi(2, i), self.src_shift[2])
+        } else {
+            F::Lane::ZERO
+        };
+        [a, b, c]
+    }
+    #[inline(always)]
+    fn store(&mut self, i: usize, r: F::Lane) {
+        let r = r.to_u64();
+        if F::WIDTH == 64 {
+            if let (Some(lo), Some(hi)) = (self.dst_lo.get_mut(i), self.dst_hi.get_mut(i)) {
+                *lo = r as u32;
+                *hi = (r >> 32) as u32;
+            }
+        } else if let Some(d) = self.dst_lo.get_mut(i) {
+            *d = (*d & self.dst_keep) | (r as u32).wrapping_shl(self.dst_shift);
+        }
+    }
+    #[inline(always)]
+    fn wave<K: ArithKernel, const COMMON: bool, const OUT: bool>(
+        &mut self,
+        m: &[SourceMods<F>; 3],
+        p: &LanePolicy<F>,
+    ) {
+        let (m, p) = lowered::<F, COMMON>(m, p);
+        let n = self.lanes::<F, K>();
+        let all = n == 0 || self.exec | !(u64::MAX >> (64 - n)) == u64::MAX;
+        // DPP: src0 gathered across lanes first, in this variant too.
+        let (mut lo, mut hi) = ([0u32; 64], [0u32; 64]);
+        let (src_lo, src_hi) = match self.src0_lane {
+            Some(index) => {
+                gather_words(index, self.src_lo[0], &mut lo);
+                if F::WIDTH == 64 {
+                    gather_words(index, self.src_hi[0], &mut hi);
+                }
+                (&lo[..], &hi[..])
+            }
+            None => (self.src_lo[0], self.src_hi[0]),
+        };
+        // The gathered copies are 64 long; the own-lane slices were counted.
+        let src0 = (src_lo, src_hi);
+        if all {
+            self.wave_loop::<F, K, OUT, true>(&m, &p, src0)
+        } else {
+            self.wave_loop::<F, K, OUT, false>(&m, &p, src0)
+        }
+    }
+}
+
+/// Operation `K` over the lanes `L` under one policy and the sources'
+/// ABS/NEG, as a [`WaveJob`].
+#[derive(Debug)]
+pub struct ArithJob<'a, K, F: Format, L> {
+    lanes: &'a mut L,
+    policy: &'a Policy,
+    mods: SourceModifiers,
+    _op: PhantomData<(K, F)>,
+}
+
+impl<'a, K: ArithKernel, F: Format, L: ArithLanes<F>> ArithJob<'a, K, F, L> {
+    /// The job of `K` over `lanes` under `policy` (its own ABS/NEG fields
+    /// ignored) with each source's `mods`.
+    #[inline(always)]
+    pub fn new(lanes: &'a mut L, policy: &'a Policy, mods: SourceModifiers) -> Self {
+        ArithJob {
+            lanes,
+            policy,
+            mods,
+            _op: PhantomData,
+        }
+    }
+
+    #[inline(always)]
+    fn source_mods(&self) -> [SourceMods<F>; 3] {
+        [0, 1, 2].map(|i| SourceMods::<F>::new(self.mods.abs[i], self.mods.neg[i]))
+    }
+}
+
+impl<K: ArithKernel, F: Format, L: ArithLanes<F>> WaveJob for ArithJob<'_, K, F, L> {
+    #[inline(always)]
+    fn wave(&mut self) {
+        let lp = LanePolicy::<F>::new(self.policy);
+        let m = self.source_mods();
+        let plain = self.mods == SourceModifiers::default();
+        if plain & LanePolicy::<F>::is_common(self.policy) {
+            self.lanes.wave::<K, true, false>(&m, &lp)
+        } else if lp.has_output_modifiers() {
+            self.lanes.wave::<K, false, true>(&m, &lp)
+        } else {
+            self.lanes.wave::<K, false, false>(&m, &lp)
+        }
+    }
+
+    fn scalar(&mut self) {
+        let lp = LanePolicy::<F>::new(self.policy);
+        let m = self.source_mods();
+        for i in 0..self.lanes.count::<K>() {
+            if self.lanes.active(i) {
+                let s = self.lanes.load::<K>(i);
+                self.lanes.store(i, one_lane::<K, F>(s, &m, &lp));
+            }
+        }
+    }
+}
+
+/// One lane of the scalar path; never inlined, so the loop stays one lane
+/// at a time.
+#[inline(never)]
+fn one_lane<K: ArithKernel, F: Format>(
+    s: [F::Lane; 3],
+    m: &[SourceMods<F>; 3],
+    p: &LanePolicy<F>,
+) -> F::Lane {
+    if p.has_output_modifiers() {
+        K::lane::<F, true>(s, m, p)
+    } else {
+        K::lane::<F, false>(s, m, p)
+    }
+}
