@@ -4,7 +4,7 @@ tests/test_stubs.py checks that every name the module exports is here with
 the same parameters.
 """
 
-from typing import Optional, Union
+from typing import Optional, Sequence, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -62,6 +62,79 @@ def ldexp(
     out: Optional[_Bits] = None,
 ) -> _Bits:
     """V_LDEXP of every element: x * 2**e, as the VOP3 form on target computes it."""
+
+_Flags = Optional[Sequence[bool]]
+
+def add(
+    a: _Bits,
+    b: _Bits,
+    *,
+    target: str,
+    mode: int = 0xF0,
+    abs: _Flags = None,
+    neg: _Flags = None,
+    omod: _Omod = None,
+    clamp: bool = False,
+    out: Optional[_Bits] = None,
+) -> _Bits:
+    """V_ADD of every element: a + b rounded once, as the VOP3 form on target computes it."""
+
+def sub(
+    a: _Bits,
+    b: _Bits,
+    *,
+    target: str,
+    mode: int = 0xF0,
+    abs: _Flags = None,
+    neg: _Flags = None,
+    omod: _Omod = None,
+    clamp: bool = False,
+    out: Optional[_Bits] = None,
+) -> _Bits:
+    """V_SUB of every element: a - b (F16 and F32 only)."""
+
+def subrev(
+    a: _Bits,
+    b: _Bits,
+    *,
+    target: str,
+    mode: int = 0xF0,
+    abs: _Flags = None,
+    neg: _Flags = None,
+    omod: _Omod = None,
+    clamp: bool = False,
+    out: Optional[_Bits] = None,
+) -> _Bits:
+    """V_SUBREV of every element: b - a (F16 and F32 only)."""
+
+def mul(
+    a: _Bits,
+    b: _Bits,
+    *,
+    target: str,
+    mode: int = 0xF0,
+    abs: _Flags = None,
+    neg: _Flags = None,
+    omod: _Omod = None,
+    clamp: bool = False,
+    out: Optional[_Bits] = None,
+) -> _Bits:
+    """V_MUL of every element: a x b rounded once."""
+
+def fma(
+    a: _Bits,
+    b: _Bits,
+    c: _Bits,
+    *,
+    target: str,
+    mode: int = 0xF0,
+    abs: _Flags = None,
+    neg: _Flags = None,
+    omod: _Omod = None,
+    clamp: bool = False,
+    out: Optional[_Bits] = None,
+) -> _Bits:
+    """V_FMA of every element: a x b + c with one rounding."""
 
 class Instruction:
     """One instruction for one target."""

@@ -28,7 +28,7 @@ fn replay_of_the_bundled_corpus_passes() {
     let o = run(&["replay"]);
     let out = stdout(&o);
     assert_eq!(o.status.code(), Some(0), "{out}");
-    assert!(out.lines().any(|l| l == "137 passed, 0 failed"), "{out}");
+    assert!(out.lines().any(|l| l == "194 passed, 0 failed"), "{out}");
     // The per-target table.
     let row = |t: &str| {
         out.lines()

@@ -4,7 +4,9 @@
 //! and the round trip decode(encode(i)) == i over every DPP control code.
 
 use amdgpu_valu::asm::{assemble, decode, disassemble, encode};
-use amdgpu_valu::{Dpp, Dpp16, DppControl, Encoding, Instruction, Opcode, Operand, Part, Target};
+use amdgpu_valu::{
+    Dpp, Dpp16, DppControl, Encoding, Instruction, Opcode, Operand, OperationKind, Part, Target,
+};
 
 fn bytes(t: Target, line: &str) -> Vec<u8> {
     assemble(t, line).unwrap_or_else(|e| panic!("{t} `{line}`: {e}"))
@@ -155,7 +157,13 @@ fn every_control_code_round_trips() {
     let mut checked = 0;
     for t in Target::ALL {
         let spec = t.spec();
-        for f in spec.dpp_forms {
+        // FRACT and LDEXP; the arithmetic forms round-trip in their own tests.
+        for f in spec.dpp_forms.iter().filter(|f| {
+            matches!(
+                f.opcode.info().operation,
+                OperationKind::Fract | OperationKind::Ldexp
+            )
+        }) {
             let wide = f.opcode.format().bits() == 64;
             let (dst, src0) = if wide {
                 (Operand::v(2), Operand::v(4))

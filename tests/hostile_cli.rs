@@ -863,6 +863,7 @@ fn a_thousand_hostile_files_and_argument_vectors() {
         include_str!("captures/hw-public.tsv"),
         include_str!("captures/spec-examples.tsv"),
         include_str!("captures/dpp-spec.tsv"),
+        include_str!("captures/arith-spec.tsv"),
     ]
     .iter()
     .flat_map(|t| t.lines())

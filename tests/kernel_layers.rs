@@ -7,10 +7,11 @@ use std::path::Path;
 
 /// Lowest first: formats, policy, the shared steps, the one rounding of
 /// an exact value, the one kernel per operation (and `arith_kernel`, the
-/// arithmetic operations as types; `scaled`, the SDWA alternative order),
+/// arithmetic operations as types; `classify_arith`, the words of an
+/// arithmetic lane for `explain`; `scaled`, the SDWA alternative order),
 /// the DPP gather (a leaf), the lane loops, dispatch, and `arith`, the
 /// arithmetic entry points over dispatch.
-const LAYERS: [&str; 19] = [
+const LAYERS: [&str; 20] = [
     "lane",
     "format",
     "policy",
@@ -23,6 +24,7 @@ const LAYERS: [&str; 19] = [
     "mul",
     "fma",
     "arith_kernel",
+    "classify_arith",
     "operation",
     "scaled",
     "gather",

@@ -303,6 +303,7 @@ fn corpus_rows() -> Vec<&'static str> {
         include_str!("captures/hw-public.tsv"),
         include_str!("captures/spec-examples.tsv"),
         include_str!("captures/dpp-spec.tsv"),
+        include_str!("captures/arith-spec.tsv"),
     ]
     .into_iter()
     .flat_map(str::lines)

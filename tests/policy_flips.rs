@@ -83,6 +83,65 @@ fn both_instr(
 }
 
 #[test]
+fn sdwa_f16_output_stays_live_for_mul_f16() {
+    let flip = |s: &mut TargetSpec| {
+        s.sdwa_f16_output = Some(flipped(SdwaF16Output::ScaledBeforeRounding));
+    };
+    // The SDWA MUL_F16 row of docs/semantics.md §12.6 on gfx1030: MODE 0
+    // (IEEE = 0, F16 output denormals off: OMOD effective, nearest-even).
+    // 0x3e00 x 0x7bff = 1.5 x 65504 = 98256. Rounded first (the measured
+    // order): 98256 > 65504 + 16 overflows to +inf 0x7c00, and div:2 leaves
+    // infinity alone: 0x7c00. Scaled first: 98256 / 2 = 49128 lies in
+    // [32768, 65536), ulp 32: 49128 / 32 = 1535.25 rounds to 1535, 1535 x
+    // 32 = 49120 = 2^15 x (1 + 511/1024): 0x79ff.
+    let sel = Sdwa {
+        dst_sel: SdwaSel::Word0,
+        dst_unused: DstUnused::Preserve,
+        src0_sel: SdwaSel::Word0,
+        src1_sel: SdwaSel::Word0,
+        reserved: 0,
+    };
+    let instr = Instruction::binary(
+        Opcode::MulF16,
+        Encoding::Sdwa,
+        Operand::v(0),
+        Operand::v(1),
+        Operand::v(2),
+    )
+    .with_sdwa(sel)
+    .with_omod(amdgpu_valu::Omod::Div2);
+    let regs = [0xa5a5_a5a5, 0x3e00, 0x7bff];
+    let (rounded, scaled) = both_instr(Target::Gfx1030, flip, 0, &instr, &regs);
+    assert_eq!(rounded, 0xa5a5_7c00);
+    assert_eq!(scaled, 0xa5a5_79ff);
+    // ADD, SUB and SUBREV too: 65504 + 32752 = 98256 (0x7bff + 0x77ff),
+    // the same exact value: 0x7c00 rounded first, 0x79ff scaled first.
+    // SUB: 65504 - (-32752); SUBREV: src1 - src0 = 65504 - (-32752).
+    for (op, b) in [(Opcode::AddF16, 0x77ff), (Opcode::SubF16, 0xf7ff)] {
+        let i = Instruction {
+            opcode: op,
+            ..instr
+        };
+        let (rounded, scaled) = both_instr(Target::Gfx1030, flip, 0, &i, &[regs[0], 0x7bff, b]);
+        assert_eq!((rounded, scaled), (0xa5a5_7c00, 0xa5a5_79ff), "{op:?}");
+    }
+    let i = Instruction {
+        opcode: Opcode::SubrevF16,
+        ..instr
+    };
+    let (rounded, scaled) = both_instr(Target::Gfx1030, flip, 0, &i, &[regs[0], 0xf7ff, 0x7bff]);
+    assert_eq!((rounded, scaled), (0xa5a5_7c00, 0xa5a5_79ff));
+    // VOP3 is not SDWA: 0x7c00 under either value (bits 31:16 kept, GFX10).
+    let vop3 = Instruction {
+        encoding: Encoding::Vop3,
+        sdwa: None,
+        ..instr
+    };
+    let (a, b) = both_instr(Target::Gfx1030, flip, 0, &vop3, &regs);
+    assert_eq!((a, b), (0xa5a5_7c00, 0xa5a5_7c00));
+}
+
+#[test]
 fn sdwa_f16_output_rounded_or_scaled_before_rounding() {
     let flip = |s: &mut TargetSpec| {
         s.sdwa_f16_output = Some(flipped(SdwaF16Output::ScaledBeforeRounding));

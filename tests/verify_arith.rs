@@ -630,6 +630,7 @@ fn f32_f64_generated() {
 /// 32: 49128 / 32 = 1535.25 rounds to 1535, 49120 = 0x79ff.
 #[test]
 fn sdwa_mul_f16_rounded_or_scaled_before_rounding() {
+    use amdgpu_valu::__testing::kernels::modifiers::SourceMods;
     use amdgpu_valu::__testing::kernels::scaled::ScaledBeforeRounding;
     use amdgpu_valu::__testing::kernels::{Modifiers, Policy};
     let rounded = arith_lane(
@@ -645,11 +646,9 @@ fn sdwa_mul_f16_rounded_or_scaled_before_rounding() {
         ..Modifiers::default()
     };
     let p = Policy::new::<F16>(&GATED_KEEP, Mode(0), mods);
-    let scaled = ScaledBeforeRounding::<F16>::new(&p).arith_lane(
-        ArithOp::Mul,
-        [0x3e00, 0x7bff, 0],
-        SourceModifiers::default(),
-    );
+    let plain = [SourceMods::new(false, false); 3];
+    let scaled =
+        ScaledBeforeRounding::<F16>::new(&p).arith_lane(ArithOp::Mul, [0x3e00, 0x7bff, 0], &plain);
     assert_eq!(scaled, 0x79ff);
 }
 

@@ -1,9 +1,11 @@
-// A C++ program using the amdgpu-valu C API as an emulator would: FRACT and
-// LDEXP on its own register arrays, one instruction assembled, decoded and
-// executed on a wave, and the public hardware capture rows replayed.
+// A C++ program using the amdgpu-valu C API as an emulator would: FRACT,
+// LDEXP and the arithmetic on its own register arrays, one instruction
+// assembled, decoded and executed on a wave, and the public hardware capture
+// rows replayed.
 //
 // Every expected value below is a hardware result from
-// tests/captures/hw-public.tsv (or LLVM's bytes from tests/fixtures).
+// tests/captures/hw-public.tsv (or LLVM's bytes from tests/fixtures), but
+// the arithmetic's, which are worked out by hand beside them.
 //
 // Build and run from the repository root (capi/tests/c_programs.rs does
 // the same against the test build):
@@ -108,6 +110,19 @@ int main(int argc, char **argv) {
     d_src = {0xbce254ae32fc7a4full};
     avalu_fract_f64(gfx1201, 0xfc, none, nullptr, d_src.data(), d_dst.data(), 1);
     expect_eq("fract_f64 gfx1201 0xfc", std::vector<uint64_t>{d_dst[0]}, {0x3fefffffffffffedull});
+
+    // The arithmetic: v_fma_f16 on gfx1201 rounds once. Toward +inf with
+    // F16 subnormals kept (MODE 0xc4), 2^-24 x 2^-24 + 65504 lies just above
+    // 65504 and rounds past the largest finite value: +inf (0x7c00).
+    std::vector<uint16_t> fa = {0x0001}, fb = {0x0001}, fc = {0x7bff}, fd(1);
+    const AvaluArithMods no_mods = {0, 0, 0, 0};
+    avalu_fma_f16(gfx1201, 0xc4, no_mods, nullptr, fa.data(), fb.data(), fc.data(), fd.data(), 1);
+    expect_eq("fma_f16 gfx1201 0xc4 one rounding", fd, {0x7c00});
+    // v_sub_f32 with NEG on src0 (bit 0 of the mask): -1.5 - 2.25 = -3.75.
+    const AvaluArithMods neg0 = {0, 1, 0, 0};
+    std::vector<uint32_t> sa = {0x3fc00000u}, sb = {0x40100000u}, sd(1);
+    avalu_sub_f32(gfx1100, 0xf0, neg0, nullptr, sa.data(), sb.data(), sd.data(), 1);
+    expect_eq("sub_f32 gfx1100 -src0", sd, {0xc0700000u});
 
     // A whole wave64 in place (dst is src, as v1 = fract(v1)) under an EXEC
     // mask: even lanes active; odd lanes keep their value.

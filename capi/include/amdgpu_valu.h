@@ -1,5 +1,6 @@
 /*
- * amdgpu-valu C API: bit-exact AMD GPU V_FRACT and V_LDEXP (F16, F32, F64)
+ * amdgpu-valu C API: bit-exact AMD GPU V_FRACT, V_LDEXP, V_ADD, V_SUB,
+ * V_SUBREV, V_MUL and V_FMA (F16, F32, F64; SUB and SUBREV have no F64)
  * on ten targets.
  *
  * Every function returns an AvaluStatus (or a value documented as safe on
@@ -52,6 +53,24 @@ typedef struct AvaluReplay AvaluReplay;
 // `avalu_wave_free`.
 typedef struct AvaluWave AvaluWave;
 
+// The VOP3 modifiers of one arithmetic instruction, as the encoding holds
+// them. `abs` and `neg` are 3-bit masks, bit 0 for src0, bit 1 for src1
+// and bit 2 for src2 (FMA only): ABS clears the source's sign, NEG then
+// flips it. A nonzero `clamp` turns CLAMP on; `omod` is the 2-bit OMOD
+// field (0 none, 1 mul:2, 2 mul:4, 3 div:2). Bits above the operation's
+// sources and an OMOD above 3 are refused. Whether OMOD takes effect
+// follows the target's rule (and MODE), as on hardware.
+typedef struct AvaluArithMods {
+  // ABS per source: bit 0 src0, bit 1 src1, bit 2 src2.
+  uint8_t abs;
+  // NEG per source (after ABS): bit 0 src0, bit 1 src1, bit 2 src2.
+  uint8_t neg;
+  // CLAMP on the result.
+  uint8_t clamp;
+  // OMOD as encoded: 0 none, 1 mul:2, 2 mul:4, 3 div:2.
+  uint8_t omod;
+} AvaluArithMods;
+
 // The VOP3 modifiers of one instruction. A nonzero `abs`, `neg` or
 // `clamp` turns the modifier on; `omod` is the 2-bit OMOD field (0 none,
 // 1 mul:2, 2 mul:4, 3 div:2; above 3 is refused). Whether OMOD takes
@@ -92,6 +111,197 @@ const char *avalu_target_name(uint32_t id);
 // `name` is NULL or a NUL-terminated string; `out` is NULL or valid for
 // one write.
 enum AvaluStatus avalu_target_by_name(const char *name, uint32_t *out);
+
+// V_ADD_F16 over `n` lanes: `dst[i] = src0[i] + src1[i]`, rounded once, as
+// the VOP3 form on `target` computes it under MODE `mode` with `mods`.
+// `exec` is NULL (every lane is written) or `ceil(n / 64)` words: lane `i`
+// is written only when bit `i % 64` of `exec[i / 64]` is set. `dst` may be
+// one of the sources itself; other overlaps with `dst` are refused.
+// Pointers may be NULL when `n` is 0.
+//
+// # Safety
+// `src0`, `src1` and `dst` are NULL or valid for `n` elements, `exec`
+// NULL or valid for `ceil(n / 64)` words.
+enum AvaluStatus avalu_add_f16(uint32_t target,
+                               uint32_t mode,
+                               struct AvaluArithMods mods,
+                               const uint64_t *exec,
+                               const uint16_t *src0,
+                               const uint16_t *src1,
+                               uint16_t *dst,
+                               size_t n);
+
+// V_ADD_F32 over `n` lanes: `dst[i] = src0[i] + src1[i]`, as
+// `avalu_add_f16`.
+//
+// # Safety
+// As `avalu_add_f16`.
+enum AvaluStatus avalu_add_f32(uint32_t target,
+                               uint32_t mode,
+                               struct AvaluArithMods mods,
+                               const uint64_t *exec,
+                               const uint32_t *src0,
+                               const uint32_t *src1,
+                               uint32_t *dst,
+                               size_t n);
+
+// V_ADD_F64 over `n` lanes: `dst[i] = src0[i] + src1[i]`, as
+// `avalu_add_f16`.
+//
+// # Safety
+// As `avalu_add_f16`.
+enum AvaluStatus avalu_add_f64(uint32_t target,
+                               uint32_t mode,
+                               struct AvaluArithMods mods,
+                               const uint64_t *exec,
+                               const uint64_t *src0,
+                               const uint64_t *src1,
+                               uint64_t *dst,
+                               size_t n);
+
+// V_SUB_F16 over `n` lanes: `dst[i] = src0[i] - src1[i]`, as
+// `avalu_add_f16`. (No target has V_SUB_F64.)
+//
+// # Safety
+// As `avalu_add_f16`.
+enum AvaluStatus avalu_sub_f16(uint32_t target,
+                               uint32_t mode,
+                               struct AvaluArithMods mods,
+                               const uint64_t *exec,
+                               const uint16_t *src0,
+                               const uint16_t *src1,
+                               uint16_t *dst,
+                               size_t n);
+
+// V_SUB_F32 over `n` lanes: `dst[i] = src0[i] - src1[i]`, as
+// `avalu_add_f16`.
+//
+// # Safety
+// As `avalu_add_f16`.
+enum AvaluStatus avalu_sub_f32(uint32_t target,
+                               uint32_t mode,
+                               struct AvaluArithMods mods,
+                               const uint64_t *exec,
+                               const uint32_t *src0,
+                               const uint32_t *src1,
+                               uint32_t *dst,
+                               size_t n);
+
+// V_SUBREV_F16 over `n` lanes: `dst[i] = src1[i] - src0[i]` (a NaN in both
+// still gives src0's), as `avalu_add_f16`. (No target has V_SUBREV_F64.)
+//
+// # Safety
+// As `avalu_add_f16`.
+enum AvaluStatus avalu_subrev_f16(uint32_t target,
+                                  uint32_t mode,
+                                  struct AvaluArithMods mods,
+                                  const uint64_t *exec,
+                                  const uint16_t *src0,
+                                  const uint16_t *src1,
+                                  uint16_t *dst,
+                                  size_t n);
+
+// V_SUBREV_F32 over `n` lanes: `dst[i] = src1[i] - src0[i]`, as
+// `avalu_add_f16`.
+//
+// # Safety
+// As `avalu_add_f16`.
+enum AvaluStatus avalu_subrev_f32(uint32_t target,
+                                  uint32_t mode,
+                                  struct AvaluArithMods mods,
+                                  const uint64_t *exec,
+                                  const uint32_t *src0,
+                                  const uint32_t *src1,
+                                  uint32_t *dst,
+                                  size_t n);
+
+// V_MUL_F16 over `n` lanes: `dst[i] = src0[i] * src1[i]`, as
+// `avalu_add_f16`.
+//
+// # Safety
+// As `avalu_add_f16`.
+enum AvaluStatus avalu_mul_f16(uint32_t target,
+                               uint32_t mode,
+                               struct AvaluArithMods mods,
+                               const uint64_t *exec,
+                               const uint16_t *src0,
+                               const uint16_t *src1,
+                               uint16_t *dst,
+                               size_t n);
+
+// V_MUL_F32 over `n` lanes: `dst[i] = src0[i] * src1[i]`, as
+// `avalu_add_f16`.
+//
+// # Safety
+// As `avalu_add_f16`.
+enum AvaluStatus avalu_mul_f32(uint32_t target,
+                               uint32_t mode,
+                               struct AvaluArithMods mods,
+                               const uint64_t *exec,
+                               const uint32_t *src0,
+                               const uint32_t *src1,
+                               uint32_t *dst,
+                               size_t n);
+
+// V_MUL_F64 over `n` lanes: `dst[i] = src0[i] * src1[i]`, as
+// `avalu_add_f16`.
+//
+// # Safety
+// As `avalu_add_f16`.
+enum AvaluStatus avalu_mul_f64(uint32_t target,
+                               uint32_t mode,
+                               struct AvaluArithMods mods,
+                               const uint64_t *exec,
+                               const uint64_t *src0,
+                               const uint64_t *src1,
+                               uint64_t *dst,
+                               size_t n);
+
+// V_FMA_F16 over `n` lanes: `dst[i] = src0[i] * src1[i] + src2[i]` with one
+// rounding, as `avalu_add_f16`; `mods` may name src2 (bit 2).
+//
+// # Safety
+// `src0`, `src1`, `src2` and `dst` are NULL or valid for `n` elements,
+// `exec` NULL or valid for `ceil(n / 64)` words.
+enum AvaluStatus avalu_fma_f16(uint32_t target,
+                               uint32_t mode,
+                               struct AvaluArithMods mods,
+                               const uint64_t *exec,
+                               const uint16_t *src0,
+                               const uint16_t *src1,
+                               const uint16_t *src2,
+                               uint16_t *dst,
+                               size_t n);
+
+// V_FMA_F32 over `n` lanes: `dst[i] = src0[i] * src1[i] + src2[i]`, as
+// `avalu_fma_f16`.
+//
+// # Safety
+// As `avalu_fma_f16`.
+enum AvaluStatus avalu_fma_f32(uint32_t target,
+                               uint32_t mode,
+                               struct AvaluArithMods mods,
+                               const uint64_t *exec,
+                               const uint32_t *src0,
+                               const uint32_t *src1,
+                               const uint32_t *src2,
+                               uint32_t *dst,
+                               size_t n);
+
+// V_FMA_F64 over `n` lanes: `dst[i] = src0[i] * src1[i] + src2[i]`, as
+// `avalu_fma_f16`.
+//
+// # Safety
+// As `avalu_fma_f16`.
+enum AvaluStatus avalu_fma_f64(uint32_t target,
+                               uint32_t mode,
+                               struct AvaluArithMods mods,
+                               const uint64_t *exec,
+                               const uint64_t *src0,
+                               const uint64_t *src1,
+                               const uint64_t *src2,
+                               uint64_t *dst,
+                               size_t n);
 
 // Assemble one line of LLVM AMDGPU assembly for `target`, as llvm-mc 22
 // does (e32 or e64, inline constant or literal), into a new handle in

@@ -3,6 +3,9 @@
 //!
 //! - the kernels on raw lanes ([`lanes`]): FRACT and LDEXP over caller
 //!   arrays, through the same dispatched SIMD kernels as `execute`;
+//! - the arithmetic on raw lanes ([`arith`]): ADD, SUB, SUBREV, MUL and
+//!   FMA over caller arrays, one function per operation and format
+//!   (`avalu_add_f32`, `avalu_fma_f16`...), with [`arith::AvaluArithMods`];
 //! - the instruction level ([`instruction`], [`wave`]): targets by name,
 //!   assembling text and decoding bytes into an opaque instruction, a wave
 //!   of registers, executing an instruction on it;
@@ -14,6 +17,7 @@
 //! [`AvaluStatus::Panic`]. Every pointer is checked for NULL and
 //! alignment, every length for overflow.
 
+pub mod arith;
 pub mod instruction;
 pub mod lanes;
 pub mod replay;

@@ -182,3 +182,42 @@ fn readme_c_example_runs() {
     let stdout = run(&mut Command::new(&exe));
     assert_eq!(stdout.trim(), expected.trim());
 }
+
+/// The arithmetic functions from C: capi/tests/arith_lanes.c, bits derived
+/// by hand, built as `lang` (`c` as C11, `c++` as C++17) and linked
+/// statically.
+fn arith_program(lang: &str) {
+    let (compiler, std) = match lang {
+        "c" => (cc().0, "-std=c11"),
+        _ => (cxx(), "-std=c++17"),
+    };
+    let exe = out_path(&format!("arith_lanes_{}", lang.replace('+', "p")));
+    run(Command::new(&compiler)
+        .args(["-x", lang, std, "-Wall", "-Wextra", "-Werror", "-I"])
+        .arg(root().join("capi/include"))
+        .arg(root().join("capi/tests/arith_lanes.c"))
+        .args(["-x", "none"])
+        .arg(lib_dir().join("libamdgpu_valu_capi.a"))
+        .args(NATIVE_LIBS)
+        .arg("-o")
+        .arg(&exe));
+    let stdout = run(&mut Command::new(&exe));
+    assert!(!stdout.contains("FAIL"), "{stdout}");
+    let last = stdout.lines().last().unwrap_or("");
+    assert!(
+        last.ends_with("checks, 0 failed") && !last.starts_with("0 "),
+        "{stdout}"
+    );
+}
+
+#[test]
+#[cfg_attr(skip_bindings, ignore = "AMDGPU_VALU_SKIP_BINDINGS is set")]
+fn arithmetic_from_c_gives_hand_derived_bits() {
+    arith_program("c");
+}
+
+#[test]
+#[cfg_attr(skip_bindings, ignore = "AMDGPU_VALU_SKIP_BINDINGS is set")]
+fn arithmetic_from_cpp_gives_hand_derived_bits() {
+    arith_program("c++");
+}

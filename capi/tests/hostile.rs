@@ -617,3 +617,132 @@ fn replay_counts_garbage_as_failures() {
         avalu_replay_free(r);
     }
 }
+
+/// The arithmetic entries: NULL, misaligned and overlapping arrays are
+/// refused with a status; `dst` being any one source (v0 = v0 * v1, v1 =
+/// v0 - v1, v2 = fma(v0, v1, v2)) gives the bits of separate arrays, with
+/// and without EXEC.
+#[test]
+fn arith_calls_check_pointers_and_in_place_equals_separate() {
+    use amdgpu_valu_capi::arith::*;
+    let t = gfx(c"gfx1201");
+    let none = AvaluArithMods::default();
+    let n = 150;
+    let mut seed = 0x0fed_cba9_8765_4321u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let srcs: Vec<Vec<u32>> = (0..3)
+        .map(|_| (0..n).map(|_| next() as u32).collect())
+        .collect();
+    let exec: Vec<u64> = (0..3).map(|_| next()).collect();
+    let mods = AvaluArithMods {
+        abs: 2,
+        neg: 5,
+        clamp: 1,
+        omod: 3,
+    };
+    let [a, b, c] = [0, 1, 2].map(|i| srcs[i].as_ptr());
+    // SAFETY: every array is valid for n elements (exec for 3 words), or
+    // the call refuses it before any access.
+    unsafe {
+        for exec_ptr in [null(), exec.as_ptr()] {
+            let mut sep = vec![0xdead_beefu32; n];
+            expect(
+                avalu_fma_f32(t, 0xf0, mods, exec_ptr, a, b, c, sep.as_mut_ptr(), n),
+                AvaluStatus::Ok,
+                "",
+            );
+            for k in 0..3 {
+                let mut inplace = srcs[k].clone();
+                let p = inplace.as_mut_ptr();
+                let mut s = [a, b, c];
+                s[k] = p;
+                expect(
+                    avalu_fma_f32(t, 0xf0, mods, exec_ptr, s[0], s[1], s[2], p, n),
+                    AvaluStatus::Ok,
+                    "",
+                );
+                for i in 0..n {
+                    let active = exec_ptr.is_null() || exec[i / 64] >> (i % 64) & 1 != 0;
+                    let want = if active { sep[i] } else { srcs[k][i] };
+                    assert_eq!(inplace[i], want, "dst = src{k}, lane {i}");
+                }
+            }
+            // Two-source: dst = src1.
+            let mut sep = vec![0u32; n];
+            expect(
+                avalu_sub_f32(t, 0, none, exec_ptr, a, b, sep.as_mut_ptr(), n),
+                AvaluStatus::Ok,
+                "",
+            );
+            let mut inplace = srcs[1].clone();
+            let p = inplace.as_mut_ptr();
+            expect(
+                avalu_sub_f32(t, 0, none, exec_ptr, a, p, p, n),
+                AvaluStatus::Ok,
+                "",
+            );
+            for i in 0..n {
+                let active = exec_ptr.is_null() || exec[i / 64] >> (i % 64) & 1 != 0;
+                assert_eq!(inplace[i], if active { sep[i] } else { srcs[1][i] });
+            }
+        }
+        let mut d = vec![0u32; n + 1];
+        let dp = d.as_mut_ptr();
+        expect(
+            avalu_mul_f32(t, 0, none, null(), null(), b, dp, n),
+            AvaluStatus::NullPointer,
+            "src0",
+        );
+        expect(
+            avalu_add_f32(t, 0, none, null(), a, b, null_mut(), n),
+            AvaluStatus::NullPointer,
+            "dst",
+        );
+        expect(
+            avalu_fma_f32(t, 0, none, null(), a, b, dp.add(1), dp, n),
+            AvaluStatus::InvalidArgument,
+            "overlaps src2",
+        );
+        let odd = dp.cast::<u8>().add(1).cast::<u32>();
+        expect(
+            avalu_add_f32(t, 0, none, null(), a, b, odd, 4),
+            AvaluStatus::InvalidArgument,
+            "aligned",
+        );
+        expect(
+            avalu_add_f32(t, 0, none, null(), a, b, dp, usize::MAX),
+            AvaluStatus::InvalidArgument,
+            "overflow",
+        );
+        expect(
+            avalu_add_f32(t, 0, none, dp.cast::<u64>(), a, b, dp, n),
+            AvaluStatus::InvalidArgument,
+            "exec overlaps dst",
+        );
+        let neg_src2 = AvaluArithMods { neg: 4, ..none };
+        expect(
+            avalu_mul_f16(t, 0, neg_src2, null(), null(), null(), null_mut(), 0),
+            AvaluStatus::Execute,
+            "src2",
+        );
+        expect(
+            avalu_subrev_f16(
+                t,
+                0,
+                AvaluArithMods { omod: 9, ..none },
+                null(),
+                null(),
+                null(),
+                null_mut(),
+                0,
+            ),
+            AvaluStatus::InvalidArgument,
+            "omod",
+        );
+    }
+}

@@ -580,8 +580,9 @@ pub fn dispatch(model: &Model) -> TokenStream {
         .map(|t| t.target.variant_ident())
         .collect();
     let arms = model.instructions.instructions.iter().map(|instruction| {
-        let (opcode, kernel) = (instruction.opcode(), instruction.kernel());
-        quote!(#opcode => exec::execute::<#kernel>(spec, wave, instr))
+        let opcode = instruction.opcode();
+        let call = instruction.execute();
+        quote!(#opcode => #call)
     });
     quote! {
         /// The facts of `target`.
@@ -791,7 +792,7 @@ pub fn instructions_module(model: &Model) -> Result<String, Error> {
         let doc = format!(" {}: {}.", i.mnemonic().to_uppercase(), i.doc);
         variants.push(quote!(#[doc = #doc] #variant));
         let mut sources = Vec::new();
-        for s in &i.sources {
+        for s in i.sources.iter().filter(|s| s.is_explicit()) {
             sources.push(s.tokens(i.format).ok_or_else(|| Error::Emit {
                 file: "instructions.rs".into(),
                 message: format!(
@@ -807,6 +808,14 @@ pub fn instructions_module(model: &Model) -> Result<String, Error> {
             i.format.tokens(),
             i.sdwa,
         );
+        let k_slot = match i.k_slot() {
+            Some(k) => {
+                let k = proc_macro2::Literal::usize_unsuffixed(k);
+                quote!(Some(#k))
+            }
+            None => quote!(None),
+        };
+        let accumulator = i.accumulator();
         let e32 = match i.e32 {
             Some(e) => {
                 let e = e.tokens();
@@ -820,6 +829,8 @@ pub fn instructions_module(model: &Model) -> Result<String, Error> {
                 operation: #operation,
                 format: #format,
                 sources: &[#(#sources),*],
+                k_slot: #k_slot,
+                accumulator: #accumulator,
                 e32: #e32,
                 sdwa: #sdwa,
             }

@@ -590,40 +590,103 @@ pub enum Operation {
     /// src0 x 2^src1.
     #[serde(rename = "ldexp")]
     Ldexp,
+    /// src0 + src1.
+    #[serde(rename = "add")]
+    Add,
+    /// src0 - src1.
+    #[serde(rename = "sub")]
+    Sub,
+    /// src1 - src0.
+    #[serde(rename = "subrev")]
+    Subrev,
+    /// src0 x src1.
+    #[serde(rename = "mul")]
+    Mul,
+    /// src0 x src1 + src2, one rounding.
+    #[serde(rename = "fma")]
+    Fma,
+    /// src0 x src1 + the destination's old value, one rounding.
+    #[serde(rename = "fmac")]
+    Fmac,
+    /// src0 x K + src1 (K the literal), one rounding.
+    #[serde(rename = "fmamk")]
+    Fmamk,
+    /// src0 x src1 + K (K the literal), one rounding.
+    #[serde(rename = "fmaak")]
+    Fmaak,
 }
 
 impl Operation {
-    /// YAML spelling.
+    /// YAML spelling, and the kernel's `Operation::NAME`.
     pub fn yaml(self) -> &'static str {
         match self {
             Operation::Fract => "fract",
             Operation::Ldexp => "ldexp",
+            Operation::Add => "add",
+            Operation::Sub => "sub",
+            Operation::Subrev => "subrev",
+            Operation::Mul => "mul",
+            Operation::Fma => "fma",
+            Operation::Fmac => "fmac",
+            Operation::Fmamk => "fmamk",
+            Operation::Fmaak => "fmaak",
         }
     }
 
-    /// The kernel type (`Fract`), an argument of `exec::execute`.
-    pub fn kernel(self) -> TokenStream {
+    /// The kernel type (`Fract`), an argument of `exec::execute`; `None`
+    /// for the arithmetic operations, which `exec::execute_arith` runs
+    /// (it reads the operation and its operands from `OpcodeInfo`).
+    pub fn kernel(self) -> Option<TokenStream> {
         match self {
-            Operation::Fract => quote!(Fract),
-            Operation::Ldexp => quote!(Ldexp),
+            Operation::Fract => Some(quote!(Fract)),
+            Operation::Ldexp => Some(quote!(Ldexp)),
+            Operation::Add
+            | Operation::Sub
+            | Operation::Subrev
+            | Operation::Mul
+            | Operation::Fma
+            | Operation::Fmac
+            | Operation::Fmamk
+            | Operation::Fmaak => None,
         }
     }
 
     /// The emulator's `OperationKind` (`OperationKind::Fract`).
     pub fn tokens(self) -> TokenStream {
-        match self {
-            Operation::Fract => quote!(OperationKind::Fract),
-            Operation::Ldexp => quote!(OperationKind::Ldexp),
-        }
+        let v = proc_macro2::Ident::new(
+            match self {
+                Operation::Fract => "Fract",
+                Operation::Ldexp => "Ldexp",
+                Operation::Add => "Add",
+                Operation::Sub => "Sub",
+                Operation::Subrev => "Subrev",
+                Operation::Mul => "Mul",
+                Operation::Fma => "Fma",
+                Operation::Fmac => "Fmac",
+                Operation::Fmamk => "Fmamk",
+                Operation::Fmaak => "Fmaak",
+            },
+            proc_macro2::Span::call_site(),
+        );
+        quote!(OperationKind::#v)
     }
 
     /// Whether `sources` are the operands the kernel reads, in order:
-    /// FRACT one float, LDEXP a float and an integer exponent.
+    /// FRACT one float, LDEXP a float and an integer exponent, the binary
+    /// operations two floats, FMA three, FMAC two and the accumulator,
+    /// FMAMK and FMAAK two floats and the literal K (second or third).
     pub fn accepts(self, sources: &[SourceKind]) -> bool {
-        use SourceKind::{Float, I16, I32};
+        use SourceKind::{Accumulator, Float, Literal, I16, I32};
         match self {
             Operation::Fract => matches!(sources, [Float]),
             Operation::Ldexp => matches!(sources, [Float, I16 | I32]),
+            Operation::Add | Operation::Sub | Operation::Subrev | Operation::Mul => {
+                matches!(sources, [Float, Float])
+            }
+            Operation::Fma => matches!(sources, [Float, Float, Float]),
+            Operation::Fmac => matches!(sources, [Float, Float, Accumulator]),
+            Operation::Fmamk => matches!(sources, [Float, Literal, Float]),
+            Operation::Fmaak => matches!(sources, [Float, Float, Literal]),
         }
     }
 
@@ -632,6 +695,13 @@ impl Operation {
         match self {
             Operation::Fract => "[float]",
             Operation::Ldexp => "[float, i16 | i32]",
+            Operation::Add | Operation::Sub | Operation::Subrev | Operation::Mul => {
+                "[float, float]"
+            }
+            Operation::Fma => "[float, float, float]",
+            Operation::Fmac => "[float, float, accumulator]",
+            Operation::Fmamk => "[float, literal, float]",
+            Operation::Fmaak => "[float, float, literal]",
         }
     }
 }
@@ -722,7 +792,8 @@ impl SourceKind {
     }
 
     /// The emulator's `SourceType` of the operand in an instruction of
-    /// `format`, where the emulator has one.
+    /// `format` (a literal K: the result format); `None` for the
+    /// accumulator, which is not a source operand of the syntax.
     pub fn tokens(self, format: FloatFormat) -> Option<TokenStream> {
         Some(match self {
             SourceKind::Float => match format {
@@ -730,9 +801,11 @@ impl SourceKind {
                 FloatFormat::F32 => quote!(SourceType::F32),
                 FloatFormat::F64 => quote!(SourceType::F64),
             },
+            // The literal K is read in the result format.
+            SourceKind::Literal => return SourceKind::Float.tokens(format),
             SourceKind::I16 => quote!(SourceType::I16),
             SourceKind::I32 => quote!(SourceType::I32),
-            SourceKind::Literal | SourceKind::Accumulator => return None,
+            SourceKind::Accumulator => return None,
         })
     }
 }
@@ -850,11 +923,26 @@ impl Instruction {
         quote!(Opcode::#v)
     }
 
-    /// The kernel's operation and format (`Fract, F16`): the type
-    /// arguments of `exec::execute`.
-    pub fn kernel(&self) -> TokenStream {
-        let (operation, format) = (self.operation.kernel(), self.format.kernel());
-        quote!(#operation, #format)
+    /// The call that executes the instruction: `exec::execute::<Fract,
+    /// F16>` (FRACT, LDEXP: the kernel and format as types) or
+    /// `exec::execute_arith::<F16>` (the arithmetic operations, whose
+    /// kernel the executor takes from `OpcodeInfo`).
+    pub fn execute(&self) -> TokenStream {
+        let format = self.format.kernel();
+        match self.operation.kernel() {
+            Some(operation) => quote!(exec::execute::<#operation, #format>(spec, wave, instr)),
+            None => quote!(exec::execute_arith::<#format>(spec, wave, instr)),
+        }
+    }
+
+    /// The slot (0-based, syntax order) of the literal K, if any.
+    pub fn k_slot(&self) -> Option<usize> {
+        self.sources.iter().position(|s| *s == SourceKind::Literal)
+    }
+
+    /// Whether the destination's old value is an implicit source (FMAC).
+    pub fn accumulator(&self) -> bool {
+        self.sources.contains(&SourceKind::Accumulator)
     }
 
     /// The float width of the result (16, 32, 64).
@@ -868,10 +956,11 @@ impl Instruction {
     }
 
     /// The encodings in scope for this instruction on a target.
+    /// An instruction with a literal K (FMAMK, FMAAK) has no VOP3 form.
     pub fn encodings(&self, target_has_sdwa: bool) -> Vec<Encoding> {
         self.e32
             .into_iter()
-            .chain([Encoding::Vop3])
+            .chain(self.k_slot().is_none().then_some(Encoding::Vop3))
             .chain((self.sdwa && target_has_sdwa).then_some(Encoding::Sdwa))
             .collect()
     }

@@ -30,7 +30,7 @@ fn gfx12_spec_fn_gives_every_setting_of_the_family_file() {
 }
 
 #[test]
-fn gfx9_encoding_has_sdwa_and_no_op_sel() {
+fn gfx9_encoding_has_sdwa_and_op_sel() {
     let m = model();
     let f = m.family("gfx9").unwrap();
     let code = pretty("families/gfx9.rs", family_encoding_static(f)).unwrap();

@@ -73,7 +73,19 @@ fn sdwa_targets_use_rounded_f16_output_and_have_every_sdwa_form() {
             );
             assert_eq!(
                 sdwa,
-                ["v_fract_f16", "v_fract_f32", "v_ldexp_f16"],
+                [
+                    "v_fract_f16",
+                    "v_fract_f32",
+                    "v_ldexp_f16",
+                    "v_add_f16",
+                    "v_add_f32",
+                    "v_sub_f16",
+                    "v_sub_f32",
+                    "v_subrev_f16",
+                    "v_subrev_f32",
+                    "v_mul_f16",
+                    "v_mul_f32"
+                ],
                 "{:?}",
                 t.target
             );
@@ -98,38 +110,218 @@ fn no_sdwa_on_gfx11_and_gfx12() {
     }
 }
 
+/// The forms table of docs/semantics.md §1, as llvm-mc 22 accepts the
+/// forms: per instruction, one entry per target in `TARGETS` order.
+/// Letters: 1 = VOP1, 2 = VOP2 (`_e32`), 3 = VOP3 (`_e64`), S = SDWA,
+/// D = DPP16 and 8 = DPP8 on the e32 word, P = DPP16 and Q = DPP8 on the
+/// VOP3 word (`_e64_dpp`); `-`: not on the target.
+const TARGETS: [&str; 10] = [
+    "gfx908", "gfx90a", "gfx942", "gfx950", "gfx1010", "gfx1030", "gfx1100", "gfx1150", "gfx1201",
+    "gfx1250",
+];
+const FORMS_TABLE: &[(&str, [&str; 10])] = &[
+    (
+        "v_fract_f16",
+        [
+            "13SD", "13SD", "13SD", "13SD", "13SD8", "13SD8", "13D8PQ", "13D8PQ", "13D8PQ",
+            "13D8PQ",
+        ],
+    ),
+    (
+        "v_fract_f32",
+        [
+            "13SD", "13SD", "13SD", "13SD", "13SD8", "13SD8", "13D8PQ", "13D8PQ", "13D8PQ",
+            "13D8PQ",
+        ],
+    ),
+    (
+        "v_fract_f64",
+        [
+            "13", "13D", "13D", "13D", "13", "13", "13", "13", "13", "13",
+        ],
+    ),
+    (
+        "v_ldexp_f16",
+        [
+            "23SD", "23SD", "23SD", "23SD", "23SD8", "23SD8", "23D8PQ", "23D8PQ", "23D8PQ",
+            "23D8PQ",
+        ],
+    ),
+    (
+        "v_ldexp_f32",
+        ["3", "3", "3", "3", "3", "3", "3PQ", "3PQ", "3PQ", "3PQ"],
+    ),
+    (
+        "v_ldexp_f64",
+        ["3", "3", "3", "3", "3", "3", "3", "3", "3", "3"],
+    ),
+    (
+        "v_add_f16",
+        [
+            "23SD", "23SD", "23SD", "23SD", "23SD8", "23SD8", "23D8PQ", "23D8PQ", "23D8PQ",
+            "23D8PQ",
+        ],
+    ),
+    (
+        "v_add_f32",
+        [
+            "23SD", "23SD", "23SD", "23SD", "23SD8", "23SD8", "23D8PQ", "23D8PQ", "23D8PQ",
+            "23D8PQ",
+        ],
+    ),
+    (
+        "v_add_f64",
+        ["3", "3", "3", "3", "3", "3", "3", "3", "23", "23"],
+    ),
+    (
+        "v_sub_f16",
+        [
+            "23SD", "23SD", "23SD", "23SD", "23SD8", "23SD8", "23D8PQ", "23D8PQ", "23D8PQ",
+            "23D8PQ",
+        ],
+    ),
+    (
+        "v_sub_f32",
+        [
+            "23SD", "23SD", "23SD", "23SD", "23SD8", "23SD8", "23D8PQ", "23D8PQ", "23D8PQ",
+            "23D8PQ",
+        ],
+    ),
+    (
+        "v_subrev_f16",
+        [
+            "23SD", "23SD", "23SD", "23SD", "23SD8", "23SD8", "23D8PQ", "23D8PQ", "23D8PQ",
+            "23D8PQ",
+        ],
+    ),
+    (
+        "v_subrev_f32",
+        [
+            "23SD", "23SD", "23SD", "23SD", "23SD8", "23SD8", "23D8PQ", "23D8PQ", "23D8PQ",
+            "23D8PQ",
+        ],
+    ),
+    (
+        "v_mul_f16",
+        [
+            "23SD", "23SD", "23SD", "23SD", "23SD8", "23SD8", "23D8PQ", "23D8PQ", "23D8PQ",
+            "23D8PQ",
+        ],
+    ),
+    (
+        "v_mul_f32",
+        [
+            "23SD", "23SD", "23SD", "23SD", "23SD8", "23SD8", "23D8PQ", "23D8PQ", "23D8PQ",
+            "23D8PQ",
+        ],
+    ),
+    (
+        "v_mul_f64",
+        ["3", "3", "3", "3", "3", "3", "3", "3", "23", "23"],
+    ),
+    (
+        "v_fma_f16",
+        ["3", "3", "3", "3", "3", "3", "3PQ", "3PQ", "3PQ", "3PQ"],
+    ),
+    (
+        "v_fma_f32",
+        ["3", "3", "3", "3", "3", "3", "3PQ", "3PQ", "3PQ", "3PQ"],
+    ),
+    (
+        "v_fma_f64",
+        ["3", "3", "3", "3", "3", "3", "3", "3", "3", "3"],
+    ),
+    (
+        "v_fmac_f16",
+        [
+            "-", "-", "-", "-", "23D8", "23D8", "23D8PQ", "23D8PQ", "23D8PQ", "23D8PQ",
+        ],
+    ),
+    (
+        "v_fmac_f32",
+        [
+            "23D", "23D", "23D", "23D", "23D8", "23D8", "23D8PQ", "23D8PQ", "23D8PQ", "23D8PQ",
+        ],
+    ),
+    (
+        "v_fmac_f64",
+        ["-", "23D", "23D", "23D", "-", "-", "-", "-", "-", "23"],
+    ),
+    (
+        "v_fmamk_f16",
+        ["-", "-", "-", "-", "2", "2", "2", "2", "2", "2"],
+    ),
+    (
+        "v_fmamk_f32",
+        ["-", "-", "2", "2", "2", "2", "2", "2", "2", "2"],
+    ),
+    (
+        "v_fmamk_f64",
+        ["-", "-", "-", "-", "-", "-", "-", "-", "-", "2"],
+    ),
+    (
+        "v_fmaak_f16",
+        ["-", "-", "-", "-", "2", "2", "2", "2", "2", "2"],
+    ),
+    (
+        "v_fmaak_f32",
+        ["-", "-", "2", "2", "2", "2", "2", "2", "2", "2"],
+    ),
+    (
+        "v_fmaak_f64",
+        ["-", "-", "-", "-", "-", "-", "-", "-", "-", "2"],
+    ),
+];
+
 #[test]
 fn every_target_has_every_form_of_the_forms_table() {
     let m = model();
     let names: Vec<&str> = m.targets.iter().map(|t| t.target.as_str()).collect();
-    assert_eq!(
-        names,
-        [
-            "gfx908", "gfx90a", "gfx942", "gfx950", "gfx1010", "gfx1030", "gfx1100", "gfx1150",
-            "gfx1201", "gfx1250"
-        ]
-    );
-    for t in &m.targets {
-        let mut expected = Vec::new();
-        for instruction in &m.instructions.instructions {
-            for encoding in instruction.encodings(t.spec.sdwa.value) {
-                expected.push((instruction.clone(), encoding));
+    assert_eq!(names, TARGETS);
+    let mnemonics: Vec<&str> = m
+        .instructions
+        .instructions
+        .iter()
+        .map(|i| i.mnemonic())
+        .collect();
+    let table: Vec<&str> = FORMS_TABLE.iter().map(|(m, _)| *m).collect();
+    assert_eq!(mnemonics, table);
+    for (column, t) in m.targets.iter().enumerate() {
+        for (mnemonic, row) in FORMS_TABLE {
+            let mut letters = String::new();
+            for f in t
+                .spec
+                .forms
+                .iter()
+                .filter(|f| f.instruction.mnemonic() == *mnemonic)
+            {
+                letters.push(match f.encoding {
+                    Encoding::Vop1 => '1',
+                    Encoding::Vop2 => '2',
+                    Encoding::Vop3 => '3',
+                    Encoding::Sdwa => 'S',
+                });
             }
+            // DPP letters in table order.
+            for (letter, base_e64, dpp8) in [
+                ('D', false, false),
+                ('8', false, true),
+                ('P', true, false),
+                ('Q', true, true),
+            ] {
+                if t.spec.dpp_forms.iter().any(|f| {
+                    f.instruction.mnemonic() == *mnemonic
+                        && (f.encoding == Encoding::Vop3) == base_e64
+                        && f.dpp8 == dpp8
+                }) {
+                    letters.push(letter);
+                }
+            }
+            if letters.is_empty() {
+                letters.push('-');
+            }
+            assert_eq!(letters, row[column], "{mnemonic} on {:?}", t.target);
         }
-        let got: Vec<_> = t
-            .spec
-            .forms
-            .iter()
-            .map(|f| (f.instruction.clone(), f.encoding))
-            .collect();
-        assert_eq!(got, expected, "{:?}", t.target);
-        // Base table: VOP1 FRACT x3, VOP2 LDEXP_F16, VOP3 x6, SDWA x3 where present.
-        assert_eq!(
-            got.len(),
-            if t.spec.sdwa.value { 13 } else { 10 },
-            "{:?}",
-            t.target
-        );
     }
 }
 
@@ -450,6 +642,11 @@ fn dpp_forms_follow_the_forms_table() {
         t.spec
             .dpp_forms
             .iter()
+            // The arithmetic forms: every_target_has_every_form_of_the_forms_table.
+            .filter(|f| {
+                f.instruction.mnemonic().starts_with("v_fract")
+                    || f.instruction.mnemonic().starts_with("v_ldexp")
+            })
             .map(|f| {
                 format!(
                     "{} {} {}",

@@ -1369,6 +1369,46 @@ pub fn format_bytes(bytes: &[u8]) -> String {
 mod tests {
     use super::*;
 
+    /// Replay `text` (one row) with `instr` standing in for its
+    /// instruction text: arithmetic rows before the assembler parses them.
+    fn replay_as(text: &str, instr: Instruction) -> Outcome {
+        let row = parse_line(1, text).expect("a row").expect("not blank");
+        let mut r = Replayer::new();
+        let slot = Target::ALL
+            .iter()
+            .position(|&t| t == row.target)
+            .expect("target");
+        r.parsed[slot].insert(row.instruction.clone(), instr);
+        r.run(&row)
+    }
+
+    #[test]
+    fn arithmetic_rows_with_three_sources_and_an_accumulator() {
+        use crate::instr::{Encoding, Opcode};
+        let v = Operand::v;
+        // FMAC F16 on gfx1030: 3 x 2 + D (1.0, bits 15:0) = 7 (0x4700),
+        // bits 31:16 kept; EXEC = lanes 0 and 2.
+        let fmac = Instruction::binary(Opcode::FmacF16, Encoding::Vop2, v(0), v(1), v(2));
+        let row = "gfx1030\t0xf0\tv_fmac_f16_e32 v0, v1, v2\tv0=0xa5a53c00 v1=0x4200 v2=0x4000 exec=0x5\tv0=0xa5a54700";
+        assert_eq!(replay_as(row, fmac), Outcome::Pass);
+        let wrong = row.replace("v0=0xa5a54700", "v0=0xa5a54800");
+        assert!(matches!(replay_as(&wrong, fmac), Outcome::Fail(_)));
+        // FMA F32 with three sources: 2 x 3 + 1 = 7 (0x40e00000).
+        let fma = Instruction::ternary(Opcode::FmaF32, Encoding::Vop3, v(0), v(1), v(2), v(3));
+        let row = "gfx1201\t0xf0\tv_fma_f32 v0, v1, v2, v3\tv1=0x40000000 v2=0x40400000 v3=0x3f800000\tv0=0x40e00000";
+        assert_eq!(replay_as(row, fma), Outcome::Pass);
+        // A write-back that clobbers the kept half fails the row, even
+        // where the bits it writes were already there.
+        use crate::exec::fault;
+        fault::set(fault::Fault::ClobberOtherHalf);
+        let outcome = replay_as(
+            "gfx1030\t0xf0\tv_fmac_f16_e32 v0, v1, v2\tv0=0xa5a53c00 v1=0x4200 v2=0x4000\tv0=0xa5a54700",
+            fmac,
+        );
+        fault::set(fault::Fault::None);
+        assert!(matches!(outcome, Outcome::Fail(_)), "{outcome:?}");
+    }
+
     #[test]
     fn assignments() {
         assert_eq!(

@@ -96,6 +96,12 @@ pub enum ExecError {
         /// The format it was run as.
         format: FormatKind,
     },
+    /// The opcode is modelled in machine code (assembler, decoder,
+    /// printer) but its operation has no kernel wired yet.
+    NotExecuted {
+        /// The opcode.
+        opcode: Opcode,
+    },
 }
 
 impl fmt::Display for ExecError {
@@ -155,6 +161,9 @@ impl fmt::Display for ExecError {
                     opcode.mnemonic(),
                     format.name()
                 )
+            }
+            ExecError::NotExecuted { opcode } => {
+                write!(f, "{} is not executed yet", opcode.mnemonic())
             }
         }
     }

@@ -27,12 +27,16 @@ use crate::error::ExecError;
 use crate::exec;
 use crate::instr::{Instruction, OperationKind};
 use crate::instr::{Operand, Part};
+use crate::kernels::arith::{arith_lane, ArithOp};
 use crate::kernels::classify::{classify_fract, classify_ldexp, FractCase, LdexpCase, Rounding};
+use crate::kernels::classify_arith::{classify_arith, ArithCase};
 use crate::kernels::format::{is_nan, is_subnormal};
 use crate::kernels::fract::fract_rounded;
 use crate::kernels::lane::Lane;
 use crate::kernels::ldexp::ldexp_rounded;
 use crate::kernels::modifiers::{apply_clamp, apply_omod, flush_input, source_modifiers};
+use crate::kernels::modifiers::{prepare_operand, SourceMods};
+use crate::kernels::policy::{SubNan, Tininess};
 use crate::kernels::{Format, FormatKind, LanePolicy, Omod, OmodDecision, Policy, F16, F32, F64};
 use crate::target::{DppInactiveSource, DppZeroFill, Target, TargetSpec};
 use crate::wave::Wave;
@@ -82,10 +86,14 @@ pub fn explain(
     instr: &Instruction,
     lane: usize,
 ) -> Result<Explanation, ExecError> {
-    match instr.opcode.format() {
-        FormatKind::F16 => explain_format::<F16>(target, wave, instr, lane),
-        FormatKind::F32 => explain_format::<F32>(target, wave, instr, lane),
-        FormatKind::F64 => explain_format::<F64>(target, wave, instr, lane),
+    let arith = exec::arith::arith_op(instr.opcode.info().operation).is_some();
+    match (instr.opcode.format(), arith) {
+        (FormatKind::F16, false) => explain_format::<F16>(target, wave, instr, lane),
+        (FormatKind::F32, false) => explain_format::<F32>(target, wave, instr, lane),
+        (FormatKind::F64, false) => explain_format::<F64>(target, wave, instr, lane),
+        (FormatKind::F16, true) => explain_arith::<F16>(target, wave, instr, lane),
+        (FormatKind::F32, true) => explain_arith::<F32>(target, wave, instr, lane),
+        (FormatKind::F64, true) => explain_arith::<F64>(target, wave, instr, lane),
     }
 }
 
@@ -259,40 +267,9 @@ fn explain_format<F: Format>(
     let lp = LanePolicy::<F>::new(&p);
     let step =
         |f: fn(F::Lane, &LanePolicy<F>) -> F::Lane, x: u64| f(F::Lane::from_u64(x), &lp).to_u64();
-    let mode = wave.mode();
     let mut ex = Explanation::default();
 
-    // MODE fields of the result format.
-    let field = |shift: u32| mode.0 >> shift & 3;
-    let (rs, ds) = (F::MODE_ROUND_SHIFT, F::MODE_DENORM_SHIFT);
-    let keep = |b: bool| if b { "kept" } else { "flushed" };
-    let mut m = format!(
-        "MODE {:#010x}: {} reads FP_ROUND[{}:{}]={} ({}), FP_DENORM[{}:{}]={:#04b} (input subnormals {}, output subnormals {})",
-        mode.0,
-        F::KIND.name().to_uppercase(),
-        rs + 1,
-        rs,
-        field(rs),
-        p.round.name(),
-        ds + 1,
-        ds,
-        field(ds),
-        keep(p.keep_input_denorm),
-        keep(p.keep_output_denorm),
-    );
-    if spec.ieee_dx10_bits.value {
-        m += &format!(
-            "; IEEE={} DX10_CLAMP={}",
-            u8::from(mode.ieee()),
-            u8::from(mode.dx10_clamp())
-        );
-    } else {
-        m += &format!("; {} has no IEEE or DX10_CLAMP bits", target);
-    }
-    if F::KIND == FormatKind::F16 {
-        m += &format!("; FP16_OVFL={}", u8::from(mode.fp16_ovfl()));
-    }
-    ex.say("mode", m);
+    ex.say("mode", mode_text::<F>(target, wave, &p));
     if let Some(t) = dpp_step {
         ex.say("dpp", t);
     }
@@ -396,6 +373,268 @@ fn explain_format<F: Format>(
         bits
     };
 
+    finish::<F>(&mut ex, target, instr, &p, rounded);
+    Ok(ex)
+}
+
+/// The name of an arithmetic source in kernel order: `K` in its slot,
+/// FMAC's accumulator `D`, else `src0`, `src1`, `src2`.
+fn slot_name(instr: &Instruction, slot: usize) -> &'static str {
+    let info = instr.opcode.info();
+    match slot {
+        _ if info.k_slot() == Some(slot) => "K",
+        2 if info.accumulator() => "D",
+        0 => "src0",
+        1 => "src1",
+        _ => "src2",
+    }
+}
+
+/// [`explain`] of an arithmetic instruction (ADD, SUB, SUBREV, MUL, FMA,
+/// FMAC, FMAMK, FMAAK): the sources as the executor reads them (DPP lane,
+/// K, FMAC's D), each one's ABS/NEG and flush, the rule that decided the
+/// lane ([`classify_arith`]) and the one rounding, then OMOD and CLAMP.
+/// The bits come from the kernel's own steps.
+fn explain_arith<F: Format>(
+    target: Target,
+    wave: &Wave,
+    instr: &Instruction,
+    lane: usize,
+) -> Result<Explanation, ExecError> {
+    let spec = target.spec();
+    let lanes = wave.lanes();
+    if lane >= lanes {
+        return Err(ExecError::LaneOutOfRange { lane, lanes });
+    }
+    let Some(op) = exec::arith::arith_op(instr.opcode.info().operation) else {
+        return Err(ExecError::NotExecuted {
+            opcode: instr.opcode,
+        });
+    };
+    exec::arith::check::<F>(spec, wave, instr)?;
+    let words = exec::arith::read_sources::<F>(spec, wave, instr, op)?;
+    let p = exec::arith::arith_policy::<F>(spec, wave, instr);
+    let mut mods = exec::arith::source_modifiers(instr);
+    let mut ex = Explanation::default();
+    ex.say("mode", mode_text::<F>(target, wave, &p));
+
+    // DPP: src0's lane, or why the lane is not written.
+    let mut from = Some(lane);
+    if let (Some(plan), Some(dpp)) = (exec::dpp_lanes(spec, wave, instr)?, instr.dpp) {
+        let lp = plan[lane];
+        let text = dpp_text(spec, instr, dpp, lane, lp);
+        if !lp.written() {
+            return Ok(unwritten::<F>(spec, wave, instr, lane, text));
+        }
+        from = match lp {
+            DppLane::Read { lane: l } | DppLane::ReadInactive { lane: l } => Some(usize::from(l)),
+            _ => None,
+        };
+        let positive_zero = spec.dpp.zero_fill.value == DppZeroFill::PositiveZero;
+        if from.is_none() && positive_zero && (mods.abs[0] || mods.neg[0]) {
+            mods.abs[0] = false;
+            mods.neg[0] = false;
+            ex.say(
+                "dpp",
+                format!("lane {lane}: {text}; +0 whatever ABS/NEG (dpp.zero_fill: positive_zero)"),
+            );
+        } else {
+            ex.say("dpp", format!("lane {lane}: {text}"));
+        }
+    }
+
+    // The sources, their ABS/NEG and the input flush.
+    let lp = LanePolicy::<F>::new(&p);
+    let n = op.sources();
+    let mut raw = [0u64; 3];
+    let mut prepared = [0u64; 3];
+    let mut texts = Vec::new();
+    let mut flushes = Vec::new();
+    for slot in 0..n {
+        let at = if slot == 0 { from } else { Some(lane) };
+        raw[slot] = at.map_or(0, |l| {
+            let lo = u64::from(words.lo[slot][l]);
+            match F::WIDTH {
+                64 => u64::from(words.hi[slot][l]) << 32 | lo,
+                32 => lo,
+                _ => lo >> words.shift[slot] & 0xffff,
+            }
+        });
+        let m = SourceMods::<F>::new(mods.abs[slot], mods.neg[slot]);
+        let modded = raw[slot]
+            & if mods.abs[slot] {
+                F::ABS_MASK
+            } else {
+                u64::MAX
+            }
+            ^ if mods.neg[slot] { F::SIGN } else { 0 };
+        prepared[slot] = prepare_operand::<F>(F::Lane::from_u64(raw[slot]), &m, &lp).to_u64();
+        let name = slot_name(instr, slot);
+        let mut t = format!("{name} = {}", show::<F>(raw[slot]));
+        if mods.abs[slot] || mods.neg[slot] {
+            let what = match (mods.abs[slot], mods.neg[slot]) {
+                (true, true) => "ABS then NEG",
+                (true, false) => "ABS",
+                _ => "NEG",
+            };
+            t += &format!(" {what} -> {}", show::<F>(modded));
+        }
+        texts.push(t);
+        if is_subnormal::<F>(modded) {
+            let flush = if prepared[slot] != modded {
+                format!(
+                    "{name} is subnormal and input subnormals are flushed: {}",
+                    show::<F>(prepared[slot])
+                )
+            } else {
+                format!("{name} is subnormal and input subnormals are kept")
+            };
+            flushes.push(flush);
+        }
+    }
+    ex.say("source", texts.join("; "));
+    for flush in flushes {
+        ex.say("flush", flush);
+    }
+
+    // The operation: the kernel's bits, the rule's words.
+    let m = [0, 1, 2].map(|s| SourceMods::<F>::new(mods.abs[s], mods.neg[s]));
+    let src = raw.map(F::Lane::from_u64);
+    let rounded = arith_lane::<F, false>(op, src, &m, &lp).to_u64();
+    let order: Vec<&str> = (0..n).map(|s| slot_name(instr, s)).collect();
+    let text = match classify_arith::<F>(op, prepared, &p) {
+        ArithCase::InvalidZeroTimesInf if op == ArithOp::Fma => {
+            "invalid operation: 0 x inf in the product gives the negative canonical NaN (before any NaN addend)".to_string()
+        }
+        ArithCase::InvalidZeroTimesInf => {
+            "invalid operation: 0 x inf gives the negative canonical NaN".to_string()
+        }
+        ArithCase::InvalidInfMinusInf => {
+            "invalid operation: inf - inf gives the negative canonical NaN".to_string()
+        }
+        ArithCase::Nan(slot) => {
+            let subtrahend = matches!((op, slot), (ArithOp::Sub, 1) | (ArithOp::Subrev, 0));
+            let negated = if subtrahend && p.sub_nan == SubNan::NegateSubtrahend {
+                "; the subtrahend is negated first, so its sign is flipped (sub_nan: negate_subtrahend)"
+            } else {
+                ""
+            };
+            format!(
+                "NaN source: {} is the first NaN in encoding order ({}); {}{negated}",
+                slot_name(instr, slot),
+                order.join(", "),
+                nan_text(&p)
+            )
+        }
+        ArithCase::Infinite => "an infinite source: the result is infinite".to_string(),
+        ArithCase::ExactZero => format!(
+            "the exact result is zero: its sign by the zero rules ({})",
+            p.round.name()
+        ),
+        ArithCase::Rounded(r) if r.overflow => {
+            let how = if p.saturate_overflow {
+                "FP16_OVFL=1 saturates to the largest finite value".to_string()
+            } else if rounded & F::ABS_MASK == F::INF {
+                format!("{} gives infinity", p.round.name())
+            } else {
+                format!("{} gives the largest finite value", p.round.name())
+            };
+            format!("overflow: {how}")
+        }
+        ArithCase::Rounded(r) if r.flushed => {
+            let why = if !p.keep_output_denorm {
+                "output subnormals are flushed"
+            } else {
+                "OMOD is effective"
+            };
+            let tiny = match p.tininess {
+                Tininess::AfterRounding => format!(
+                    "tiny after rounding (below the smallest normal once rounded to {} bits)",
+                    F::MAN + 1
+                ),
+                Tininess::BeforeRounding => {
+                    "tiny before rounding (the exact value is below the smallest normal)".into()
+                }
+            };
+            format!("{tiny}; flushed to a signed zero because {why}")
+        }
+        ArithCase::Rounded(r) => {
+            let how = if !r.inexact {
+                "exact".to_string()
+            } else {
+                format!(
+                    "inexact, rounded {} ({})",
+                    if r.rounded_up { "up" } else { "down" },
+                    p.round.name()
+                )
+            };
+            if r.tiny {
+                format!("tiny: rounded to a subnormal, {how}")
+            } else {
+                how
+            }
+        }
+    };
+    ex.say(
+        "operation",
+        format!(
+            "{}: {text} -> {}",
+            instr.opcode.mnemonic(),
+            show::<F>(rounded)
+        ),
+    );
+    finish::<F>(&mut ex, target, instr, &p, rounded);
+    Ok(ex)
+}
+
+/// The `mode` step: the MODE fields the result format reads.
+fn mode_text<F: Format>(target: Target, wave: &Wave, p: &Policy) -> String {
+    let spec = target.spec();
+    let mode = wave.mode();
+    let field = |shift: u32| mode.0 >> shift & 3;
+    let (rs, ds) = (F::MODE_ROUND_SHIFT, F::MODE_DENORM_SHIFT);
+    let keep = |b: bool| if b { "kept" } else { "flushed" };
+    let mut m = format!(
+        "MODE {:#010x}: {} reads FP_ROUND[{}:{}]={} ({}), FP_DENORM[{}:{}]={:#04b} (input subnormals {}, output subnormals {})",
+        mode.0,
+        F::KIND.name().to_uppercase(),
+        rs + 1,
+        rs,
+        field(rs),
+        p.round.name(),
+        ds + 1,
+        ds,
+        field(ds),
+        keep(p.keep_input_denorm),
+        keep(p.keep_output_denorm),
+    );
+    if spec.ieee_dx10_bits.value {
+        m += &format!(
+            "; IEEE={} DX10_CLAMP={}",
+            u8::from(mode.ieee()),
+            u8::from(mode.dx10_clamp())
+        );
+    } else {
+        m += &format!("; {} has no IEEE or DX10_CLAMP bits", target);
+    }
+    if F::KIND == FormatKind::F16 {
+        m += &format!("; FP16_OVFL={}", u8::from(mode.fp16_ovfl()));
+    }
+    m
+}
+
+/// The `omod`, `clamp` and `result` steps on the rounded result.
+fn finish<F: Format>(
+    ex: &mut Explanation,
+    target: Target,
+    instr: &Instruction,
+    p: &Policy,
+    rounded: u64,
+) {
+    let spec = target.spec();
+    let lp = LanePolicy::<F>::new(p);
+    let step =
+        |f: fn(F::Lane, &LanePolicy<F>) -> F::Lane, x: u64| f(F::Lane::from_u64(x), &lp).to_u64();
     // OMOD.
     let omodded = step(apply_omod::<F>, rounded);
     let gate = match p.omod_decision {
@@ -441,7 +680,6 @@ fn explain_format<F: Format>(
     }
     ex.result = clamped;
     ex.say("result", show::<F>(clamped));
-    Ok(ex)
 }
 
 /// The explanation of a lane DPP does not write: the destination keeps

@@ -13,14 +13,42 @@ pub enum OperationKind {
     Fract,
     /// V_LDEXP: src0 x 2^src1, rounded once (docs/semantics.md §5).
     Ldexp,
+    /// V_ADD: src0 + src1, rounded once.
+    Add,
+    /// V_SUB: src0 - src1, rounded once.
+    Sub,
+    /// V_SUBREV: src1 - src0, rounded once.
+    Subrev,
+    /// V_MUL: src0 x src1, rounded once.
+    Mul,
+    /// V_FMA: src0 x src1 + src2, rounded once.
+    Fma,
+    /// V_FMAC: src0 x src1 + D, D the destination's old value (same lane,
+    /// same half), rounded once.
+    Fmac,
+    /// V_FMAMK: src0 x K + src1, K the literal (src1 of the syntax, in
+    /// the result format), rounded once.
+    Fmamk,
+    /// V_FMAAK: src0 x src1 + K, K the literal (src2 of the syntax),
+    /// rounded once.
+    Fmaak,
 }
 
 impl OperationKind {
-    /// The kernel's name (`fract`, `ldexp`), as its `Operation::NAME`.
+    /// The kernel's name (`fract`, `ldexp`, `add`, `fmaak`), as its
+    /// `Operation::NAME`.
     pub fn name(self) -> &'static str {
         match self {
             OperationKind::Fract => "fract",
             OperationKind::Ldexp => "ldexp",
+            OperationKind::Add => "add",
+            OperationKind::Sub => "sub",
+            OperationKind::Subrev => "subrev",
+            OperationKind::Mul => "mul",
+            OperationKind::Fma => "fma",
+            OperationKind::Fmac => "fmac",
+            OperationKind::Fmamk => "fmamk",
+            OperationKind::Fmaak => "fmaak",
         }
     }
 }
@@ -87,8 +115,20 @@ pub struct OpcodeInfo {
     /// The format of the result and of the float sources; it also picks
     /// the MODE fields the instruction reads (docs/semantics.md §2).
     pub format: FormatKind,
-    /// The source operands, src0 first (never empty).
+    /// The source operands as the assembly writes them, src0 first (never
+    /// empty): src0, src1, src2 of [`Instruction`]. The literal K of
+    /// FMAMK/FMAAK is one of them (slot [`OpcodeInfo::k_slot`]), typed as
+    /// the result format; FMAC's accumulator is not (see
+    /// [`OpcodeInfo::accumulator`]).
     pub sources: &'static [SourceType],
+    /// The slot in `sources` of the literal K (FMAMK: 1, FMAAK: 2): its
+    /// operand is always a literal, the instruction's only one, with no
+    /// source field of its own; `None` for other instructions.
+    pub k_slot: Option<usize>,
+    /// Whether the destination's old value is an implicit third source
+    /// (FMAC's addend D): read from the destination register (same lane,
+    /// same half, the pair for F64), never written in the assembly.
+    pub accumulator: bool,
     /// The e32 encoding (VOP1 or VOP2) where the instruction has one;
     /// `None`: VOP3 only.
     pub e32: Option<Encoding>,
@@ -109,6 +149,21 @@ impl OpcodeInfo {
     /// The type of src1, if the instruction reads one.
     pub fn src1(&self) -> Option<SourceType> {
         self.sources.get(1).copied()
+    }
+
+    /// The type of src2 (FMA, FMAAK's K), if the instruction has one.
+    pub fn src2(&self) -> Option<SourceType> {
+        self.sources.get(2).copied()
+    }
+
+    /// The slot of the literal K (FMAMK: 1, FMAAK: 2), if any.
+    pub fn k_slot(&self) -> Option<usize> {
+        self.k_slot
+    }
+
+    /// Whether the destination's old value is an implicit source (FMAC).
+    pub fn accumulator(&self) -> bool {
+        self.accumulator
     }
 }
 
@@ -638,8 +693,8 @@ pub struct Sdwa {
     pub reserved: u32,
 }
 
-/// One V_FRACT or V_LDEXP instruction in one encoding, with its operands
-/// and modifiers: what [`crate::asm::parse`] and [`crate::asm::decode`]
+/// One modelled instruction in one encoding, with its operands and
+/// modifiers: what [`crate::asm::parse`] and [`crate::asm::decode`]
 /// produce and [`crate::execute`] runs.
 ///
 /// ```
@@ -654,7 +709,8 @@ pub struct Sdwa {
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Instruction {
-    /// The operation and format (V_FRACT or V_LDEXP; F16, F32 or F64).
+    /// The operation and format (V_FRACT, V_LDEXP, V_ADD, ...; F16, F32 or
+    /// F64).
     pub opcode: Opcode,
     /// The machine-code encoding (VOP1, VOP2, VOP3 or SDWA).
     pub encoding: Encoding,
@@ -665,11 +721,20 @@ pub struct Instruction {
     pub src0: Operand,
     /// ABS, NEG (and SDWA `sext`) on src0.
     pub src0_mods: SrcMods,
-    /// src1: V_LDEXP's integer exponent operand; `None` for V_FRACT.
+    /// src1: the second source of the syntax (V_LDEXP's integer exponent,
+    /// a float of the binary operations and FMA, FMAMK's literal K as
+    /// `Operand::Literal`); `None` for V_FRACT.
     pub src1: Option<Operand>,
-    /// Modifiers of src1: only SDWA `sext`; ABS and NEG are refused on
-    /// the integer exponent.
+    /// Modifiers of src1: ABS/NEG on a float source (VOP3, SDWA, DPP), SDWA
+    /// `sext`; ABS and NEG are refused on LDEXP's integer exponent.
     pub src1_mods: SrcMods,
+    /// src2: the third source of the syntax (V_FMA's addend, FMAAK's literal
+    /// K as `Operand::Literal`, or `Operand::Literal64` for gfx1250's F64
+    /// K); `None` for the others, FMAC included (its addend is the
+    /// destination itself, [`OpcodeInfo::accumulator`]).
+    pub src2: Option<Operand>,
+    /// ABS and NEG on src2 (VOP3 only).
+    pub src2_mods: SrcMods,
     /// CLAMP: after OMOD, clamp the result to [+0, 1.0] (a NaN to +0 under
     /// the target's rule; docs/semantics.md §6.3).
     pub clamp: bool,
@@ -697,6 +762,8 @@ impl Instruction {
             src0_mods: SrcMods::default(),
             src1: None,
             src1_mods: SrcMods::default(),
+            src2: None,
+            src2_mods: SrcMods::default(),
             clamp: false,
             omod: Omod::None,
             sdwa: if encoding == Encoding::Sdwa {
@@ -708,8 +775,9 @@ impl Instruction {
         }
     }
 
-    /// A V_LDEXP `dst = src0 x 2^src1` in `encoding` with no modifiers (and
-    /// default selectors for SDWA).
+    /// A two-source instruction (V_LDEXP `dst = src0 x 2^src1`, V_ADD,
+    /// V_FMAC `dst = src0 x src1 + dst`, ...) in `encoding` with no
+    /// modifiers (and default selectors for SDWA).
     pub fn binary(
         opcode: Opcode,
         encoding: Encoding,
@@ -721,6 +789,56 @@ impl Instruction {
             src1: Some(src1),
             ..Instruction::unary(opcode, encoding, dst, src0)
         }
+    }
+
+    /// A three-source instruction (V_FMA; V_FMAMK `dst = src0 x src1 +
+    /// src2` with src1 the literal K; V_FMAAK with src2 the literal K) in
+    /// `encoding` with no modifiers: sources in syntax order.
+    pub fn ternary(
+        opcode: Opcode,
+        encoding: Encoding,
+        dst: Operand,
+        src0: Operand,
+        src1: Operand,
+        src2: Operand,
+    ) -> Instruction {
+        Instruction {
+            src2: Some(src2),
+            ..Instruction::binary(opcode, encoding, dst, src0, src1)
+        }
+    }
+
+    /// The source operand in `slot` (0, 1, 2: src0, src1, src2), if any.
+    pub fn source(&self, slot: usize) -> Option<Operand> {
+        match slot {
+            0 => Some(self.src0),
+            1 => self.src1,
+            2 => self.src2,
+            _ => None,
+        }
+    }
+
+    /// The modifiers of the source in `slot` (0, 1, 2); default beyond.
+    pub fn src_mods(&self, slot: usize) -> SrcMods {
+        match slot {
+            0 => self.src0_mods,
+            1 => self.src1_mods,
+            2 => self.src2_mods,
+            _ => SrcMods::default(),
+        }
+    }
+
+    /// With the modifiers `mods` (ABS, NEG, SDWA `sext`) on the source in
+    /// `slot` (0, 1, 2: src0, src1, src2); a slot beyond 2 changes
+    /// nothing.
+    pub fn with_src_mods(mut self, slot: usize, mods: SrcMods) -> Instruction {
+        match slot {
+            0 => self.src0_mods = mods,
+            1 => self.src1_mods = mods,
+            2 => self.src2_mods = mods,
+            _ => {}
+        }
+        self
     }
 
     /// With ABS on src0 (VOP3 and SDWA only).

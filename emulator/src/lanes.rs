@@ -1,13 +1,31 @@
-//! The kernels on raw lane arrays: V_FRACT and V_LDEXP over caller-owned
-//! arrays of encodings, for emulators that keep their own register files
-//! (and for the C and Python bindings).
+//! The kernels on raw lane arrays: V_FRACT, V_LDEXP and the arithmetic
+//! (V_ADD, V_SUB, V_SUBREV, V_MUL, V_FMA) over caller-owned arrays of
+//! encodings, for emulators that keep their own register files (and for
+//! the C and Python bindings).
 //!
-//! One call is one VOP3 instruction on `target` under `mode` with the
-//! modifiers [`LaneMods`], over any number of lanes: the same policy
-//! (`Policy` built from the target's rules, MODE and the modifiers, as
-//! `execute` builds it) and the same dispatched whole-wave kernels as
-//! [`crate::execute`], run in chunks of 64 lanes. The element type picks
-//! the format: `u16` is F16, `u32` F32, `u64` F64.
+//! One call is one VOP3 instruction on `target` under `mode` (the 32-bit
+//! MODE register: FP_ROUND, FP_DENORM, DX10_CLAMP, IEEE and FP16_OVFL are
+//! read, the other bits are ignored, as by the hardware) over any number of
+//! lanes. The element type picks the format: `u16` is F16, `u32` F32,
+//! `u64` F64. Every check (lengths, a format the operation lacks, a
+//! modifier on a source the operation does not have) is made before any
+//! lane is written; a refused call leaves `dst` as it was.
+//!
+//! - [`fract`] and [`ldexp`] (and [`fract_exec`], [`ldexp_exec`]) take the
+//!   modifiers [`LaneMods`]: the same policy (`Policy` built from the
+//!   target's rules, MODE and the modifiers, as `execute` builds it) and
+//!   the same dispatched whole-wave kernels as [`crate::execute`], run in
+//!   chunks of 64 lanes.
+//! - [`add`], [`sub`], [`subrev`], [`mul`] and [`fma`] (and [`arith`],
+//!   [`arith_exec`] with an [`ArithOp`]) take [`ArithMods`]: ABS and NEG
+//!   per source, OMOD and CLAMP. The policy is built the same way, once
+//!   per call, and the arithmetic kernel writes straight into `dst` (no
+//!   allocation; an EXEC-masked call goes through a stack buffer of 1024
+//!   lanes). The operation and format are looked up in the instruction
+//!   set and the target's forms, as for FRACT: every target has the VOP3
+//!   form of ADD, MUL and FMA in F16, F32 and F64, and of SUB and SUBREV
+//!   in F16 and F32; SUB or SUBREV on `u64` lanes is an error
+//!   ([`has_format`]).
 //!
 //! ```
 //! use amdgpu_valu::lanes::{self, LaneMods};
@@ -21,12 +39,55 @@
 //! assert_eq!(dst, [0x3f7f_ffff, 0x3f00_0000]);
 //! # Ok::<(), amdgpu_valu::ExecError>(())
 //! ```
+//!
+//! The arithmetic, worked by hand:
+//!
+//! ```
+//! use amdgpu_valu::lanes::{self, ArithMods};
+//! use amdgpu_valu::{Omod, Target};
+//!
+//! // F32 ADD on gfx1100, MODE 0xf0 (round to nearest even, subnormals
+//! // kept). 1.5 + 2.25 = 3.75 = 1.111b x 2^1: exponent 128, fraction
+//! // 0x700000. 1.0 + 2^-24 lies half way between 1.0 and 1.0 + 2^-23:
+//! // the tie goes to the even 1.0. +inf + -inf is invalid: the negative
+//! // canonical NaN.
+//! let a = [0x3fc0_0000u32, 0x3f80_0000, 0x7f80_0000];
+//! let b = [0x4010_0000u32, 0x3380_0000, 0xff80_0000];
+//! let mut dst = [0u32; 3];
+//! lanes::add(Target::Gfx1100, 0xf0, ArithMods::default(), &a, &b, &mut dst)?;
+//! assert_eq!(dst, [0x4070_0000, 0x3f80_0000, 0xffc0_0000]);
+//! // Toward +inf (MODE bits 1:0 = 1) the tie rounds up to 1.0 + 2^-23.
+//! lanes::add(Target::Gfx1100, 0xf1, ArithMods::default(), &a, &b, &mut dst)?;
+//! assert_eq!(dst[1], 0x3f80_0001);
+//!
+//! // F16 FMA on gfx1201, toward +inf with F16 subnormals kept (MODE 0xc4):
+//! // 2^-24 x 2^-24 + 65504 is just above 65504, and rounds up past the
+//! // largest finite value to +inf: the product is not rounded on its own.
+//! let (x, y, z) = ([0x0001u16], [0x0001u16], [0x7bffu16]);
+//! let mut h = [0u16];
+//! lanes::fma(Target::Gfx1201, 0xc4, ArithMods::default(), &x, &y, &z, &mut h)?;
+//! assert_eq!(h, [0x7c00]);
+//!
+//! // -|2.0| x 3.0 with div:2 on gfx1201 (OMOD always effective): -3.0.
+//! let m = ArithMods { abs: [true, false, false], neg: [true, false, false], omod: Omod::Div2, clamp: false };
+//! lanes::mul(Target::Gfx1201, 0xf0, m, &[0x4000_0000u32], &[0x4040_0000], &mut dst[..1])?;
+//! assert_eq!(dst[0], 0xc040_0000);
+//! // There is no V_SUB_F64.
+//! assert!(lanes::sub(Target::Gfx1201, 0, m, &[0u64], &[0], &mut [0]).is_err());
+//! # Ok::<(), amdgpu_valu::ExecError>(())
+//! ```
 
 use crate::error::ExecError;
 use crate::instr::{Encoding, Opcode};
+use crate::kernels::FloatRules;
 use crate::kernels::{run_dispatched, Fract, Ldexp, Operation, WaveIo};
 use crate::kernels::{Format, FormatKind, Mode, Modifiers, Omod, Policy, F16, F32, F64};
 use crate::target::Target;
+
+mod arith;
+
+pub use crate::kernels::arith::ArithOp;
+pub use arith::{has_format, ArithMods};
 
 /// Lanes per kernel call (the widest wave).
 const CHUNK: usize = 64;
@@ -88,6 +149,17 @@ pub trait LaneBits: Copy + Default + sealed::Sealed {
         exec: Option<&[u64]>,
         dst: &mut [Self],
     ) -> Result<(), ExecError>;
+    /// One checked arithmetic call on this format (see `run_lanes`).
+    #[doc(hidden)]
+    fn run_arith(
+        op: ArithOp,
+        rules: &FloatRules,
+        mode: Mode,
+        mods: ArithMods,
+        srcs: [&[Self]; 3],
+        exec: Option<&[u64]>,
+        dst: &mut [Self],
+    );
 }
 
 /// The body of [`LaneBits::run_lanes`] for each type.
@@ -112,8 +184,26 @@ macro_rules! run_lanes {
     };
 }
 
+/// The body of [`LaneBits::run_arith`] for the type whose format is `$f`.
+macro_rules! run_arith {
+    ($f:ty) => {
+        fn run_arith(
+            op: ArithOp,
+            rules: &FloatRules,
+            mode: Mode,
+            mods: ArithMods,
+            srcs: [&[Self]; 3],
+            exec: Option<&[u64]>,
+            dst: &mut [Self],
+        ) {
+            arith::run_format::<$f>(op, rules, mode, mods, srcs, exec, dst)
+        }
+    };
+}
+
 impl LaneBits for u16 {
     const FORMAT: FormatKind = FormatKind::F16;
+    run_arith!(F16);
     fn words(self) -> (u32, u32) {
         (u32::from(self), 0)
     }
@@ -131,6 +221,7 @@ impl LaneBits for u16 {
 
 impl LaneBits for u32 {
     const FORMAT: FormatKind = FormatKind::F32;
+    run_arith!(F32);
     fn words(self) -> (u32, u32) {
         (self, 0)
     }
@@ -148,6 +239,7 @@ impl LaneBits for u32 {
 
 impl LaneBits for u64 {
     const FORMAT: FormatKind = FormatKind::F64;
+    run_arith!(F64);
     fn words(self) -> (u32, u32) {
         (self as u32, (self >> 32) as u32)
     }
@@ -217,6 +309,106 @@ pub fn ldexp_exec<T: LaneBits>(
     dst: &mut [T],
 ) -> Result<(), ExecError> {
     T::run_lanes(true, target, mode, mods, src, exp, Some(exec), dst)
+}
+
+/// V_ADD over every lane: `dst[i] = a[i] + b[i]` (src0 + src1), rounded
+/// once, as the VOP3 form on `target` computes it under MODE `mode` with
+/// `mods` (docs/semantics.md holds the rules). The slices must have the
+/// same length (any, including 0). F16, F32 and F64.
+pub fn add<T: LaneBits>(
+    target: Target,
+    mode: u32,
+    mods: ArithMods,
+    a: &[T],
+    b: &[T],
+    dst: &mut [T],
+) -> Result<(), ExecError> {
+    arith::run(ArithOp::Add, target, mode, mods, &[a, b], None, dst)
+}
+
+/// V_SUB over every lane: `dst[i] = a[i] - b[i]` (src0 - src1), as
+/// [`add`]. F16 and F32 only: `u64` lanes are an error (no target has
+/// V_SUB_F64).
+pub fn sub<T: LaneBits>(
+    target: Target,
+    mode: u32,
+    mods: ArithMods,
+    a: &[T],
+    b: &[T],
+    dst: &mut [T],
+) -> Result<(), ExecError> {
+    arith::run(ArithOp::Sub, target, mode, mods, &[a, b], None, dst)
+}
+
+/// V_SUBREV over every lane: `dst[i] = b[i] - a[i]` (src1 - src0), as
+/// [`add`]; a NaN in both sources still gives `a`'s (src0 comes first).
+/// F16 and F32 only.
+pub fn subrev<T: LaneBits>(
+    target: Target,
+    mode: u32,
+    mods: ArithMods,
+    a: &[T],
+    b: &[T],
+    dst: &mut [T],
+) -> Result<(), ExecError> {
+    arith::run(ArithOp::Subrev, target, mode, mods, &[a, b], None, dst)
+}
+
+/// V_MUL over every lane: `dst[i] = a[i] x b[i]`, as [`add`]. F16, F32
+/// and F64.
+pub fn mul<T: LaneBits>(
+    target: Target,
+    mode: u32,
+    mods: ArithMods,
+    a: &[T],
+    b: &[T],
+    dst: &mut [T],
+) -> Result<(), ExecError> {
+    arith::run(ArithOp::Mul, target, mode, mods, &[a, b], None, dst)
+}
+
+/// V_FMA over every lane: `dst[i] = a[i] x b[i] + c[i]` with one rounding
+/// (the product is never rounded on its own), as [`add`]; `mods` may set
+/// ABS and NEG on all three sources. F16, F32 and F64.
+pub fn fma<T: LaneBits>(
+    target: Target,
+    mode: u32,
+    mods: ArithMods,
+    a: &[T],
+    b: &[T],
+    c: &[T],
+    dst: &mut [T],
+) -> Result<(), ExecError> {
+    arith::run(ArithOp::Fma, target, mode, mods, &[a, b, c], None, dst)
+}
+
+/// Any of the arithmetic operations, named by `op`, over every lane:
+/// `srcs` holds its sources in encoding order (src0, src1 and, for FMA,
+/// src2), each as long as `dst`. Another number of sources is an error.
+pub fn arith<T: LaneBits>(
+    op: ArithOp,
+    target: Target,
+    mode: u32,
+    mods: ArithMods,
+    srcs: &[&[T]],
+    dst: &mut [T],
+) -> Result<(), ExecError> {
+    arith::run(op, target, mode, mods, srcs, None, dst)
+}
+
+/// [`arith`] under an EXEC mask, as [`fract_exec`]: lane `i` is written
+/// only when bit `i % 64` of `exec[i / 64]` is set; inactive lanes of
+/// `dst` keep their value. `exec` needs at least `ceil(len / 64)` words.
+pub fn arith_exec<T: LaneBits>(
+    op: ArithOp,
+    target: Target,
+    mode: u32,
+    mods: ArithMods,
+    exec: &[u64],
+    srcs: &[&[T]],
+    dst: &mut [T],
+) -> Result<(), ExecError> {
+    arith::run(op, target, mode, mods, srcs, Some(exec), dst)
 }
 
 fn length_error(operand: &'static str, what: &str, got: usize, want: usize) -> ExecError {

@@ -74,7 +74,11 @@
 //!   instruction for a target, a MODE value and the modifiers
 //!   ([`lanes::LaneMods`]) over slices of raw lanes ([`lanes::LaneBits`]:
 //!   `u16`, `u32`, `u64`), through the same dispatched SIMD kernels as
-//!   [`execute`].
+//!   [`execute`]; the arithmetic [`lanes::add`], [`lanes::sub`],
+//!   [`lanes::subrev`], [`lanes::mul`], [`lanes::fma`] (or [`lanes::arith`]
+//!   and [`lanes::arith_exec`] with a [`lanes::ArithOp`]) with
+//!   [`lanes::ArithMods`] (ABS/NEG per source, OMOD, CLAMP), and
+//!   [`lanes::has_format`].
 //!
 //! The kernel path can be forced to the per-lane scalar kernels with the
 //! environment variable `AMDGPU_VALU_FORCE_SCALAR=1` (same results).

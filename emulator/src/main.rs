@@ -115,6 +115,10 @@ const CORPUS: &[(&str, &str)] = &[
         "tests/captures/dpp-spec.tsv",
         include_str!("../../tests/captures/dpp-spec.tsv"),
     ),
+    (
+        "tests/captures/arith-spec.tsv",
+        include_str!("../../tests/captures/arith-spec.tsv"),
+    ),
 ];
 
 /// `println!` that turns a closed standard output (`amdgpu-valu targets |

@@ -26,15 +26,19 @@ pub const E32_HALF_VGPRS: usize = 128;
 pub enum Rule {
     /// The target has no such (opcode, encoding) form.
     FormNotOnTarget,
-    /// LDEXP without its exponent operand.
+    /// A source the instruction reads is missing (the slot says which:
+    /// src1 of LDEXP and the binary operations, src2 of FMA, FMAMK, FMAAK).
     MissingSrc1,
-    /// FRACT with a second source.
+    /// A source the instruction does not have (src1 of FRACT, src2 of a
+    /// two-source instruction, FMAC's accumulator included).
     ExtraSrc1,
+    /// FMAMK's or FMAAK's K slot holds something other than a literal.
+    KNotLiteral,
     /// An SDWA encoding without SDWA selectors.
     SdwaWithoutSelectors,
     /// SDWA selectors on another encoding.
     SelectorsWithoutSdwa,
-    /// ABS/NEG on the (integer) exponent.
+    /// ABS/NEG on an integer source (LDEXP's exponent).
     Src1AbsNeg,
     /// `sext` outside SDWA.
     SextOutsideSdwa,
@@ -144,13 +148,16 @@ fn fail(slot: Slot, rule: Rule) -> Result<(), Violation> {
 /// modifiers, dst, src0, src1).
 pub fn check(spec: &TargetSpec, instr: &Instruction) -> Result<(), Violation> {
     let enc = instr.encoding;
+    let info = instr.opcode.info();
     if !spec.has_form(instr.opcode, enc) {
         return fail(Slot::Mnemonic, Rule::FormNotOnTarget);
     }
-    match (instr.opcode.info().src1().is_some(), instr.src1) {
-        (true, None) => return fail(Slot::Src1, Rule::MissingSrc1),
-        (false, Some(_)) => return fail(Slot::Src1, Rule::ExtraSrc1),
-        _ => {}
+    for (slot, n, op) in [(Slot::Src1, 1, instr.src1), (Slot::Src2, 2, instr.src2)] {
+        match (info.sources.len() > n, op) {
+            (true, None) => return fail(slot, Rule::MissingSrc1),
+            (false, Some(_)) => return fail(slot, Rule::ExtraSrc1),
+            _ => {}
+        }
     }
     match (enc == Encoding::Sdwa, instr.sdwa) {
         (true, None) => return fail(Slot::Modifier, Rule::SdwaWithoutSelectors),
@@ -166,37 +173,83 @@ pub fn check(spec: &TargetSpec, instr: &Instruction) -> Result<(), Violation> {
     if let Some(dpp) = instr.dpp {
         self::dpp(spec, instr, dpp)?;
     }
-    let (m0, m1) = (instr.src0_mods, instr.src1_mods);
-    if m1.abs || m1.neg {
-        return fail(Slot::Src1, Rule::Src1AbsNeg);
+    let slots = [Slot::Src0, Slot::Src1, Slot::Src2];
+    for (n, slot) in slots.into_iter().enumerate().skip(1) {
+        // ABS/NEG on an integer source, or on a source the instruction
+        // does not have.
+        let m = instr.src_mods(n);
+        let float = info.sources.get(n).is_some_and(|t| t.is_float());
+        if (m.abs || m.neg) && !float {
+            return fail(slot, Rule::Src1AbsNeg);
+        }
     }
     if enc != Encoding::Sdwa {
-        if m0.sext {
-            return fail(Slot::Src0, Rule::SextOutsideSdwa);
-        }
-        if m1.sext {
-            return fail(Slot::Src1, Rule::SextOutsideSdwa);
+        for (n, slot) in slots.into_iter().enumerate() {
+            if instr.src_mods(n).sext {
+                return fail(slot, Rule::SextOutsideSdwa);
+            }
         }
     }
-    // e32 DPP16 carries src0 ABS/NEG in its DPP word.
-    let e32_src_mods = matches!(instr.dpp, Some(Dpp::Dpp16(_)));
-    if !enc.has_modifiers()
-        && (((m0.abs || m0.neg) && !e32_src_mods) || instr.clamp || instr.omod != Omod::None)
-    {
+    // e32 DPP16 carries src0 ABS/NEG, and a VOP2 word's src1 ABS/NEG, in its
+    // DPP word.
+    let dpp16 = matches!(instr.dpp, Some(Dpp::Dpp16(_)));
+    let (m0, m1, m2) = (instr.src0_mods, instr.src1_mods, instr.src2_mods);
+    let e32_mods = ((m0.abs || m0.neg) && !dpp16)
+        || ((m1.abs || m1.neg) && !(dpp16 && enc == Encoding::Vop2))
+        || m2.abs
+        || m2.neg;
+    if !enc.has_modifiers() && (e32_mods || instr.clamp || instr.omod != Omod::None) {
+        return fail(Slot::Modifier, Rule::ModifiersOnE32);
+    }
+    if enc == Encoding::Sdwa && (m2.abs || m2.neg) {
         return fail(Slot::Modifier, Rule::ModifiersOnE32);
     }
     let width = instr.opcode.format().bits();
     let Operand::Vgpr { index, part } = instr.dst else {
         return fail(Slot::Dst, Rule::DstNotVgpr);
     };
+    // GFX9/GFX10 op_sel halves: checked here, then as whole registers.
+    let te = crate::asm::target_encoding(spec.target);
+    let op_sel_halves = enc == Encoding::Vop3 && te.op_sel_without_halves(instr.opcode);
+    let whole = |op: Operand| match op {
+        Operand::Vgpr {
+            index,
+            part: Part::Hi,
+        } if op_sel_halves => Operand::Vgpr {
+            index,
+            part: Part::Full,
+        },
+        Operand::Scalar {
+            reg,
+            part: Part::Hi,
+        } if op_sel_halves => Operand::Scalar {
+            reg,
+            part: Part::Full,
+        },
+        other => other,
+    };
+    let part = if op_sel_halves && part == Part::Hi {
+        part_ok_for(spec, instr, Slot::Dst, part, width)?;
+        Part::Full
+    } else {
+        part
+    };
     vgpr(spec, Slot::Dst, index, part, width, enc)?;
-    source(spec, Slot::Src0, instr.src0, width, enc)?;
-    if let Some(src1) = instr.src1 {
-        let width = if width == 16 { 16 } else { 32 };
-        if enc == Encoding::Vop2 && !matches!(src1, Operand::Vgpr { .. }) {
-            return fail(Slot::Src1, Rule::Vop2Src1NotVgpr);
+    source(spec, Slot::Src0, whole(instr.src0), width, enc)?;
+    // The VOP2 word's vsrc1 field holds the second source that is not K.
+    let vsrc1 = (1..info.sources.len()).find(|&n| info.k_slot != Some(n));
+    for (n, slot) in slots.into_iter().enumerate().skip(1) {
+        let (Some(op), Some(ty)) = (instr.source(n), info.sources.get(n)) else {
+            continue;
+        };
+        if info.k_slot == Some(n) {
+            if !matches!(op, Operand::Literal(_) | Operand::Literal64(_)) {
+                return fail(slot, Rule::KNotLiteral);
+            }
+        } else if enc == Encoding::Vop2 && Some(n) == vsrc1 && !matches!(op, Operand::Vgpr { .. }) {
+            return fail(slot, Rule::Vop2Src1NotVgpr);
         }
-        source(spec, Slot::Src1, src1, width, enc)?;
+        source(spec, slot, whole(op), ty.bits(), enc)?;
     }
     Ok(())
 }
@@ -214,20 +267,24 @@ fn dpp(spec: &TargetSpec, instr: &Instruction, dpp: Dpp) -> Result<(), Violation
     if !matches!(instr.src0, Operand::Vgpr { .. }) {
         return fail(Slot::Src0, Rule::DppSrc0NotVgpr);
     }
-    match instr.src1 {
-        Some(Operand::Literal(_) | Operand::Literal64(_)) => {
-            return fail(Slot::Src1, Rule::DppSrc1)
+    for (slot, op) in [(Slot::Src1, instr.src1), (Slot::Src2, instr.src2)] {
+        match op {
+            Some(Operand::Literal(_) | Operand::Literal64(_)) => return fail(slot, Rule::DppSrc1),
+            Some(Operand::Vgpr { .. }) | None => {}
+            // llvm-mc 22 takes an SGPR or constant src2 in e64 DPP on every
+            // GFX11+ target (v_fma_f32_e64_dpp v8, v4, v255, vcc_lo on gfx1100).
+            Some(_) if slot == Slot::Src2 => {}
+            Some(_) if enc == Encoding::Vop3 && !spec.dpp.e64_src1_scalar.value => {
+                return fail(slot, Rule::DppSrc1)
+            }
+            Some(_) => {}
         }
-        Some(Operand::Vgpr { .. }) | None => {}
-        Some(_) if enc == Encoding::Vop3 && !spec.dpp.e64_src1_scalar.value => {
-            return fail(Slot::Src1, Rule::DppSrc1)
-        }
-        Some(_) => {}
     }
     let e32 = !enc.has_modifiers();
     match dpp {
         Dpp::Dpp8 { sel, .. } => {
-            if e32 && (instr.src0_mods.abs || instr.src0_mods.neg) {
+            let (m0, m1) = (instr.src0_mods, instr.src1_mods);
+            if e32 && (m0.abs || m0.neg || m1.abs || m1.neg) {
                 return fail(Slot::Src0, Rule::Dpp8SourceModifiers);
             }
             if sel.iter().any(|&s| s > 7) {
@@ -268,6 +325,26 @@ fn part_ok(
         return fail(slot, Rule::NoHalves);
     }
     Ok(())
+}
+
+/// [`part_ok`] for `instr`: GFX9/GFX10 VOP3-only 16-bit instructions take
+/// the high half of an operand through `op_sel` (no `.l` halves there).
+fn part_ok_for(
+    spec: &TargetSpec,
+    instr: &Instruction,
+    slot: Slot,
+    part: Part,
+    width: u32,
+) -> Result<(), Violation> {
+    let te = crate::asm::target_encoding(spec.target);
+    if part == Part::Hi
+        && width == 16
+        && instr.encoding == Encoding::Vop3
+        && te.op_sel_without_halves(instr.opcode)
+    {
+        return Ok(());
+    }
+    part_ok(spec, slot, part, width, instr.encoding)
 }
 
 fn vgpr(

@@ -15,10 +15,14 @@ use amdgpu_valu::{Omod, Target};
 
 use crate::{exec_error, shape_text, target};
 
-const DTYPES: &str = "uint16 or float16 (F16), uint32 or float32 (F32), uint64 or float64 (F64)";
+pub(crate) const DTYPES: &str =
+    "uint16 or float16 (F16), uint32 or float32 (F32), uint64 or float64 (F64)";
 
 /// The array behind a Python object, or a TypeError naming `what`.
-fn ndarray<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Bound<'py, PyUntypedArray>> {
+pub(crate) fn ndarray<'py>(
+    obj: &Bound<'py, PyAny>,
+    what: &str,
+) -> PyResult<Bound<'py, PyUntypedArray>> {
     obj.cast::<PyUntypedArray>().cloned().map_err(|_| {
         PyTypeError::new_err(format!(
             "{what} must be a numpy.ndarray, not {}",
@@ -31,7 +35,7 @@ fn ndarray<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Bound<'py, PyUn
 
 /// The float format of an array's dtype and whether the dtype is a float
 /// (else an unsigned integer holding encodings).
-fn format_of(a: &Bound<'_, PyUntypedArray>, what: &str) -> PyResult<(FormatKind, bool)> {
+pub(crate) fn format_of(a: &Bound<'_, PyUntypedArray>, what: &str) -> PyResult<(FormatKind, bool)> {
     let dtype = a.dtype();
     let format = match dtype.itemsize() {
         2 => Some(FormatKind::F16),
@@ -51,7 +55,7 @@ fn format_of(a: &Bound<'_, PyUntypedArray>, what: &str) -> PyResult<(FormatKind,
     }
 }
 
-fn bits_dtype(format: FormatKind) -> &'static str {
+pub(crate) fn bits_dtype(format: FormatKind) -> &'static str {
     match format {
         FormatKind::F16 => "uint16",
         FormatKind::F32 => "uint32",
@@ -59,7 +63,7 @@ fn bits_dtype(format: FormatKind) -> &'static str {
     }
 }
 
-fn omod(value: Option<&Bound<'_, PyAny>>) -> PyResult<Omod> {
+pub(crate) fn omod(value: Option<&Bound<'_, PyAny>>) -> PyResult<Omod> {
     let Some(value) = value else {
         return Ok(Omod::None);
     };
@@ -119,13 +123,13 @@ fn request(
     })
 }
 
-/// The source as a C-contiguous array of encodings, the output array to
+/// The sources as C-contiguous arrays of encodings, the output array to
 /// return and its encodings view.
-struct Arrays<'py> {
-    format: FormatKind,
-    src: Bound<'py, PyAny>,
-    out: Bound<'py, PyAny>,
-    out_bits: Bound<'py, PyAny>,
+pub(crate) struct Arrays<'py> {
+    pub(crate) format: FormatKind,
+    pub(crate) srcs: Vec<Bound<'py, PyAny>>,
+    pub(crate) out: Bound<'py, PyAny>,
+    pub(crate) out_bits: Bound<'py, PyAny>,
 }
 
 /// `a` as C-contiguous, aligned memory: itself when it is,
@@ -140,11 +144,37 @@ fn writeable(a: &Bound<'_, PyAny>) -> PyResult<bool> {
     a.getattr("flags")?.getattr("writeable")?.extract()
 }
 
-fn prepare<'py>(x: &Bound<'py, PyAny>, out: Option<&Bound<'py, PyAny>>) -> PyResult<Arrays<'py>> {
+/// Check the sources (`(array, name)`, the first deciding the dtype and
+/// shape, the others equal to it) and `out`, before anything is read.
+pub(crate) fn prepare<'py>(
+    sources: &[(&Bound<'py, PyAny>, &str)],
+    out: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Arrays<'py>> {
+    let Some(&(x, x_name)) = sources.first() else {
+        return Err(PyValueError::new_err("no source array"));
+    };
     let py = x.py();
     let np = py.import("numpy")?;
-    let xa = ndarray(x, "x")?;
-    let (format, float) = format_of(&xa, "x")?;
+    let xa = ndarray(x, x_name)?;
+    let (format, float) = format_of(&xa, x_name)?;
+    for &(y, name) in sources.iter().skip(1) {
+        let ya = ndarray(y, name)?;
+        format_of(&ya, name)?;
+        if !ya.dtype().is_equiv_to(&xa.dtype()) {
+            return Err(PyTypeError::new_err(format!(
+                "{name} has dtype {}, {x_name} has dtype {}",
+                ya.dtype(),
+                xa.dtype()
+            )));
+        }
+        if ya.shape() != xa.shape() {
+            return Err(PyValueError::new_err(format!(
+                "{name} has shape {}, {x_name} has shape {}",
+                shape_text(ya.shape()),
+                shape_text(xa.shape())
+            )));
+        }
+    }
     let bits = np.getattr(bits_dtype(format))?;
     // Through a plain ndarray view: a subclass's view() and
     // __array_finalize__ are not run.
@@ -152,7 +182,7 @@ fn prepare<'py>(x: &Bound<'py, PyAny>, out: Option<&Bound<'py, PyAny>>) -> PyRes
         np.call_method1("asarray", (a,))?
             .call_method1("view", (&bits,))
     };
-    let mut src = as_bits(x)?;
+    let given_out = out;
     let (out, out_bits) = match out {
         None => {
             let o = np.call_method1("empty", (xa.shape().to_vec(), &bits))?;
@@ -167,14 +197,14 @@ fn prepare<'py>(x: &Bound<'py, PyAny>, out: Option<&Bound<'py, PyAny>>) -> PyRes
             let oa = ndarray(o, "out")?;
             if !oa.dtype().is_equiv_to(&xa.dtype()) {
                 return Err(PyTypeError::new_err(format!(
-                    "out has dtype {}, x has dtype {}",
+                    "out has dtype {}, {x_name} has dtype {}",
                     oa.dtype(),
                     xa.dtype()
                 )));
             }
             if oa.shape() != xa.shape() {
                 return Err(PyValueError::new_err(format!(
-                    "out has shape {}, x has shape {}",
+                    "out has shape {}, {x_name} has shape {}",
                     shape_text(oa.shape()),
                     shape_text(xa.shape())
                 )));
@@ -190,20 +220,26 @@ fn prepare<'py>(x: &Bound<'py, PyAny>, out: Option<&Bound<'py, PyAny>>) -> PyRes
             if !writeable(o)? {
                 return Err(PyValueError::new_err("out is read-only"));
             }
-            // In place (or overlapping): read a copy of the sources.
+            (o.clone(), as_bits(o)?)
+        }
+    };
+    let mut srcs = Vec::with_capacity(sources.len());
+    for &(y, _) in sources {
+        let mut src = as_bits(y)?;
+        // In place (or overlapping): read a copy of the source.
+        if let Some(o) = given_out {
             if np
-                .call_method1("may_share_memory", (x, o))?
+                .call_method1("may_share_memory", (y, o))?
                 .extract::<bool>()?
             {
                 src = src.call_method0("copy")?;
             }
-            (o.clone(), as_bits(o)?)
         }
-    };
-    let src = c_aligned(&np, &src)?;
+        srcs.push(c_aligned(&np, &src)?);
+    }
     Ok(Arrays {
         format,
-        src,
+        srcs,
         out,
         out_bits,
     })
@@ -293,7 +329,11 @@ fn run<T: LaneBits + numpy::Element + Send + Sync>(
     r: &Request,
     exp: Option<&[i32]>,
 ) -> PyResult<()> {
-    let src = a.src.cast::<PyArrayDyn<T>>()?.try_readonly()?;
+    let src = a
+        .srcs
+        .first()
+        .ok_or_else(|| PyValueError::new_err("no source array"))?;
+    let src = src.cast::<PyArrayDyn<T>>()?.try_readonly()?;
     let out = a.out_bits.cast::<PyArrayDyn<T>>()?;
     let mut out = out.try_readwrite()?;
     let (src, dst) = (src.as_slice()?, out.as_slice_mut()?);
@@ -337,7 +377,7 @@ pub fn fract<'py>(
     out: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let r = request(target, mode, abs, neg, omod, clamp)?;
-    let a = prepare(x, out)?;
+    let a = prepare(&[(x, "x")], out)?;
     dispatch(x.py(), &a, &r, None)?;
     Ok(a.out)
 }
@@ -365,7 +405,7 @@ pub fn ldexp<'py>(
     out: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let r = request(target, mode, abs, neg, omod, clamp)?;
-    let a = prepare(x, out)?;
+    let a = prepare(&[(x, "x")], out)?;
     let shape = ndarray(x, "x")?.shape().to_vec();
     let n = shape.iter().product();
     let words = exponents(e, &shape, n)?;

@@ -1,8 +1,10 @@
-//! The `amdgpu_valu` Python module: bit-exact AMD GPU V_FRACT and V_LDEXP
-//! on NumPy arrays, instructions, waves and capture replay. Built with
+//! The `amdgpu_valu` Python module: bit-exact AMD GPU V_FRACT, V_LDEXP
+//! and the arithmetic (V_ADD, V_SUB, V_SUBREV, V_MUL, V_FMA) on NumPy
+//! arrays, instructions, waves and capture replay. Built with
 //! maturin (`python/pyproject.toml`); the type stubs are
 //! `python/amdgpu_valu.pyi`.
 
+mod arith;
 mod arrays;
 mod instruction;
 mod replay;
@@ -70,11 +72,13 @@ fn targets() -> Vec<&'static str> {
     Target::ALL.iter().map(|t| t.name()).collect()
 }
 
-/// Bit-exact AMD GPU V_FRACT and V_LDEXP (F16, F32, F64) on ten targets.
+/// Bit-exact AMD GPU V_FRACT, V_LDEXP, V_ADD, V_SUB, V_SUBREV, V_MUL and
+/// V_FMA (F16, F32, F64) on ten targets.
 ///
-/// fract() and ldexp() run the kernels on NumPy arrays of raw encodings
-/// (uint16/float16 is F16, uint32/float32 F32, uint64/float64 F64) as one
-/// VOP3 instruction on the target under MODE and the modifiers. Instruction,
+/// fract(), ldexp(), add(), sub(), subrev(), mul() and fma() run the
+/// kernels on NumPy arrays of raw encodings (uint16/float16 is F16,
+/// uint32/float32 F32, uint64/float64 F64) as one VOP3 instruction on the
+/// target under MODE and the modifiers. Instruction,
 /// assemble(), decode() and disassemble() handle machine code exactly as
 /// LLVM 22; Wave and execute() run one instruction on a wave of registers;
 /// replay() checks capture rows (docs/captures.md) bit for bit.
@@ -90,6 +94,11 @@ fn amdgpu_valu_py(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(targets, m)?)?;
     m.add_function(wrap_pyfunction!(arrays::fract, m)?)?;
     m.add_function(wrap_pyfunction!(arrays::ldexp, m)?)?;
+    m.add_function(wrap_pyfunction!(arith::add, m)?)?;
+    m.add_function(wrap_pyfunction!(arith::sub, m)?)?;
+    m.add_function(wrap_pyfunction!(arith::subrev, m)?)?;
+    m.add_function(wrap_pyfunction!(arith::mul, m)?)?;
+    m.add_function(wrap_pyfunction!(arith::fma, m)?)?;
     m.add_class::<instruction::Instruction>()?;
     m.add_function(wrap_pyfunction!(instruction::assemble, m)?)?;
     m.add_function(wrap_pyfunction!(instruction::decode, m)?)?;

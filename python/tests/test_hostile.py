@@ -10,6 +10,10 @@ assigning a read-only attribute raises AttributeError and an array larger
 than the address space MemoryError. Never pyo3's PanicException, and never
 a refusal where the call should work.
 
+The arithmetic (add, sub, subrev, mul, fma) runs on sources whose results
+are worked out beside ARITH_SRC below; a misjudged layout, alias or
+modifier shows as wrong bits.
+
 The public names are enumerated from the module, so a new function, class
 or member without cases here fails test_every_public_name_has_cases.
 
@@ -357,6 +361,152 @@ def ldexp_cases():
                          ValueError))
     cases += keyword_cases("ldexp", lambda **kw: av.ldexp(x, -1, **kw))
     return cases
+
+
+# ---- arithmetic: add, sub, subrev, mul, fma ----
+
+# Sources per lane index mod 3: a = (1.5, 2.25, 1.0), b = (2.25, 1.5, 1.0),
+# c = a (fma). Results by hand: add 3.75, 3.75, 2; sub -0.75, 0.75, +0;
+# subrev 0.75, -0.75, +0; mul 3.375 (1.1011b x 2), 3.375, 1; fma a x b + a
+# 4.875 (1.00111b x 4), 5.625 (1.01101b x 4), 2.
+ARITH_SRC = {
+    16: ((0x3E00, 0x4080, 0x3C00), (0x4080, 0x3E00, 0x3C00)),
+    32: ((0x3FC00000, 0x40100000, 0x3F800000), (0x40100000, 0x3FC00000, 0x3F800000)),
+    64: ((0x3FF8000000000000, 0x4002000000000000, 0x3FF0000000000000),
+         (0x4002000000000000, 0x3FF8000000000000, 0x3FF0000000000000)),
+}
+ARITH_WANT = {
+    "add": {16: (0x4380, 0x4380, 0x4000), 32: (0x40700000, 0x40700000, 0x40000000),
+            64: (0x400E000000000000, 0x400E000000000000, 0x4000000000000000)},
+    "sub": {16: (0xBA00, 0x3A00, 0x0000), 32: (0xBF400000, 0x3F400000, 0x0)},
+    "subrev": {16: (0x3A00, 0xBA00, 0x0000), 32: (0x3F400000, 0xBF400000, 0x0)},
+    "mul": {16: (0x42C0, 0x42C0, 0x3C00), 32: (0x40580000, 0x40580000, 0x3F800000),
+            64: (0x400B000000000000, 0x400B000000000000, 0x3FF0000000000000)},
+    "fma": {16: (0x44E0, 0x45A0, 0x4000), 32: (0x409C0000, 0x40B40000, 0x40000000),
+            64: (0x4013800000000000, 0x4016800000000000, 0x4000000000000000)},
+}
+
+
+def arith_pattern(op, width):
+    """The sources (2 or 3 arrays of N lanes) and the expected result."""
+    a, b = (np.array([v[i % 3] for i in range(N)], dtype=UINT[width]) for v in ARITH_SRC[width])
+    srcs = [a, b, a.copy()] if op == "fma" else [a, b]
+    want = np.array([ARITH_WANT[op][width][i % 3] for i in range(N)], dtype=UINT[width])
+    return srcs, want
+
+
+def arith_cases_of(op):
+    f = getattr(av, op)
+    n_src = 3 if op == "fma" else 2
+    cases = []
+    for width in (16, 32, 64):
+        if width not in ARITH_WANT[op]:
+            srcs, _ = arith_pattern("add", width)
+            srcs = srcs[:1] * n_src
+            for as_float in (False, True):
+                xs = [x.view(FLOAT[width]) if as_float else x for x in srcs]
+                cases.append(refused(op, f"{xs[0].dtype} has no F64 form", lambda xs=xs: f(*xs, target=T),
+                                     TypeError))
+            continue
+        srcs, want = arith_pattern(op, width)
+        for layout, lay in LAYOUTS.items():
+            xs = [lay(x) for x in srcs]
+            cases.append(works(op, f"{srcs[0].dtype} {layout}", lambda xs=xs: f(*xs, target=T),
+                               lambda r, w=np.asarray(lay(want)), width=width: bits_equal(r, w, width)))
+        for layout in ("contiguous", "transposed", "misaligned"):
+            lay = LAYOUTS[layout]
+            xs = [lay(x.view(FLOAT[width])) for x in srcs]
+            cases.append(works(op, f"{xs[0].dtype} {layout}", lambda xs=xs: f(*xs, target=T),
+                               lambda r, w=np.asarray(lay(want)), width=width:
+                               bits_equal(r, w, width) and r.dtype == FLOAT[width]))
+        # Sources in different layouts of the same logical array.
+        mixed = [srcs[0], misaligned(srcs[1])] + [read_only(x) for x in srcs[2:]]
+        cases.append(works(op, f"{srcs[0].dtype} mixed layouts", lambda xs=mixed: f(*xs, target=T),
+                           lambda r, w=want, width=width: bits_equal(r, w, width)))
+        rev = [x.reshape(3, 4)[::-1].T for x in srcs]
+        cases.append(works(op, f"{srcs[0].dtype} transposed reversed", lambda xs=rev: f(*xs, target=T),
+                           lambda r, w=want.reshape(3, 4)[::-1].T, width=width: bits_equal(r, w, width)))
+        # out: a new array, each source in place, and every wrong one.
+        out = np.empty_like(srcs[0])
+        cases.append(works(op, f"{srcs[0].dtype} out", lambda xs=srcs, o=out: f(*xs, target=T, out=o),
+                           lambda r, o=out, w=want, width=width: r is o and bits_equal(r, w, width)))
+        for k in range(n_src):
+            def in_place(k=k, srcs=srcs):
+                xs = [x.copy() for x in srcs]
+                return f(*xs, target=T, out=xs[k])
+            cases.append(works(op, f"{srcs[0].dtype} in place on source {k}", in_place,
+                               lambda r, w=want, width=width: bits_equal(r, w, width)))
+        for what, o, exc in [
+            ("out wrong dtype", np.empty(N, dtype=np.int8), TypeError),
+            ("out float dtype", np.empty(N, dtype=FLOAT[width]), TypeError),
+            ("out list", [0] * N, TypeError),
+            ("out wrong shape", np.empty(N + 1, dtype=srcs[0].dtype), ValueError),
+            ("out strided", np.empty(2 * N, dtype=srcs[0].dtype)[::2], ValueError),
+            ("out read-only", read_only(np.empty(N, dtype=srcs[0].dtype)), ValueError),
+            ("out misaligned", misaligned(np.empty(N, dtype=srcs[0].dtype)), ValueError),
+            ("out broadcast", np.broadcast_to(np.empty(1, dtype=srcs[0].dtype), (N,)), ValueError),
+        ]:
+            cases.append(refused(op, f"{srcs[0].dtype} {what}",
+                                 lambda xs=srcs, o=o: f(*xs, target=T, out=o), exc))
+    # Every source position with every wrong array.
+    srcs, _ = arith_pattern(op, 32)
+    for k in range(n_src):
+        name = "abc"[k]
+        for what, bad, exc in [
+            ("None", None, TypeError), ("list", [0] * N, TypeError), ("int", 5, TypeError),
+            ("scalar", np.uint32(5), TypeError), ("bytes", b"\0" * 4 * N, TypeError),
+            ("other width", np.zeros(N, np.uint16), TypeError),
+            ("float of the width", np.zeros(N, np.float32), TypeError),
+            ("byte-swapped", np.zeros(N, ">u4"), TypeError), ("int32", np.zeros(N, np.int32), TypeError),
+            ("object", np.zeros(N, object), TypeError),
+            ("wrong shape", np.zeros(N + 1, np.uint32), ValueError),
+            ("2-d", np.zeros((3, 4), np.uint32), ValueError), ("0-d", np.zeros((), np.uint32), ValueError),
+            ("huge broadcast", np.broadcast_to(np.uint32(0), (HUGE,)), ValueError),
+        ]:
+            xs = list(srcs)
+            xs[k] = bad
+            cases.append(refused(op, f"{name} {what}", lambda xs=xs: f(*xs, target=T), exc))
+    huge = [np.broadcast_to(x[:1], (HUGE,)) for x in srcs]
+    cases.append(refused(op, "every source huge broadcast", lambda: f(*huge, target=T), MemoryError, ValueError))
+    # Keywords.
+    right = lambda r, w=arith_pattern(op, 32)[1]: bits_equal(r, w, 32)  # noqa: E731
+    for what, kw in [("abs tuple", dict(abs=(False,) * n_src)), ("neg list", dict(neg=[False] * n_src)),
+                     ("abs numpy bools", dict(abs=np.zeros(n_src, dtype=np.bool_))),
+                     ("mode numpy", dict(mode=np.uint32(0xF0))), ("omod none", dict(omod="none")),
+                     ("omod 0", dict(omod=0)), ("abs None", dict(abs=None))]:
+        cases.append(works(op, what, lambda kw=kw: f(*srcs, target=T, **kw), right))
+    for what, kw, excs in [
+        ("no target", {}, (TypeError,)), ("target None", dict(target=None), (TypeError,)),
+        ("target int", dict(target=5), (TypeError,)), ("target unknown", dict(target="gfx9"), (av.Error,)),
+        ("target surrogate", dict(target="\ud800"), (ValueError,)),
+        ("mode -1", dict(target=T, mode=-1), (OverflowError,)),
+        ("mode 2**32", dict(target=T, mode=2**32), (OverflowError,)),
+        ("mode float", dict(target=T, mode=1.5), (TypeError,)),
+        ("abs True", dict(target=T, abs=True), (TypeError,)),
+        ("neg False", dict(target=T, neg=False), (TypeError,)),
+        ("abs str", dict(target=T, abs="ab"[:n_src] if n_src == 2 else "abc"), (TypeError,)),
+        ("abs int", dict(target=T, abs=3), (TypeError,)),
+        ("abs too short", dict(target=T, abs=(False,) * (n_src - 1)), (ValueError,)),
+        ("neg too long", dict(target=T, neg=(False,) * (n_src + 1)), (ValueError,)),
+        ("neg ints", dict(target=T, neg=(1,) * n_src), (TypeError,)),
+        ("neg Nones", dict(target=T, neg=(None,) * n_src), (TypeError,)),
+        ("neg generator raising", dict(target=T, neg=(1 // 0 for _ in range(1))), (TypeError,)),
+        ("omod 4", dict(target=T, omod=4), (ValueError,)), ("omod mul:3", dict(target=T, omod="mul:3"), (ValueError,)),
+        ("clamp None", dict(target=T, clamp=None), (TypeError,)),
+        ("unknown keyword", dict(target=T, lanes=32), (TypeError,)),
+    ]:
+        cases.append(refused(op, what, lambda kw=kw: f(*srcs, **kw), *excs))
+    if n_src == 2:
+        cases.append(refused(op, "three sources", lambda: f(*srcs, srcs[0], target=T), TypeError))
+        cases.append(refused(op, "abs on a third source", lambda: f(*srcs, target=T, abs=(False, False, True)),
+                             ValueError))
+    else:
+        cases.append(refused(op, "two sources", lambda: f(*srcs[:2], target=T), TypeError))
+    return cases
+
+
+def arith_cases():
+    return [c for op in ("add", "sub", "subrev", "mul", "fma") for c in arith_cases_of(op)]
 
 
 # ---- text and machine code ----
@@ -717,7 +867,7 @@ def wave_argument_cases():
 
 
 CASES = {
-    "fract": fract_cases, "ldexp": ldexp_cases, "assemble": assemble_cases,
+    "fract": fract_cases, "ldexp": ldexp_cases, "arith": arith_cases, "assemble": assemble_cases,
     "Instruction": instruction_cases, "decode": decode_cases, "disassemble": disassemble_cases,
     "replay": replay_cases, "targets": targets_cases, "errors": error_cases, "Wave": wave_cases,
 }
@@ -753,9 +903,9 @@ def test_every_public_name_has_cases():
     names = set(public_names())
     assert names - covered == set(), "public names without hostile cases"
     assert covered - names == set(), "cases for names the module lacks"
-    # 8 functions, 3 classes, 4 exceptions; Wave has 10 members,
+    # 13 functions, 3 classes, 4 exceptions; Wave has 10 members,
     # Instruction 4 and ReplayResult 4.
-    assert len(names) == 33
+    assert len(names) == 38
 
 
 def test_the_number_of_hostile_calls():
@@ -768,7 +918,7 @@ def test_the_number_of_hostile_calls():
     either = sum(1 for c in all_cases if c.either)
     # Calls that must work (with their bits checked), must be refused, and
     # may do either (random machine code for decode and disassemble).
-    assert (len(all_cases), worked, refusals, either) == (1586, 901, 435, 250), per_name
+    assert (len(all_cases), worked, refusals, either) == (2317, 1251, 816, 250), per_name
     assert min(per_name.values()) >= 2, per_name
     # The wave: 2 waves x 28 view and register-file changes x 4 operations, and more.
     assert sum(1 for c in all_cases if c.name in ("Wave.v64", "Wave.set_v64", "execute")) == 277

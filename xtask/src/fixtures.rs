@@ -73,24 +73,25 @@ pub fn run(root: &Path) -> Result<(), String> {
         let path = dir.join(format!("{target}.txt"));
         std::fs::write(&path, dis).map_err(|e| format!("{}: {e}", path.display()))?;
         src0_sweep(root, target, t.spec.encoding.codes.literal64, &work)?;
+        super::arith_fixtures::write(root, target, &work)?;
     }
     let _ = std::fs::remove_dir_all(&work);
     Ok(())
 }
 
-struct Fixture {
-    text: String,
-    accepted: usize,
-    rejected: usize,
+pub(crate) struct Fixture {
+    pub(crate) text: String,
+    pub(crate) accepted: usize,
+    pub(crate) rejected: usize,
 }
 
 /// A target as llvm-mc is run for it.
 #[derive(Clone, Copy)]
-struct Target<'a> {
+pub(crate) struct Target<'a> {
     /// `-mcpu=`.
-    name: &'a str,
+    pub(crate) name: &'a str,
     /// The family has true16: assemble with `-mattr=+real-true16`.
-    true16: bool,
+    pub(crate) true16: bool,
 }
 
 impl std::fmt::Display for Target<'_> {
@@ -99,11 +100,15 @@ impl std::fmt::Display for Target<'_> {
     }
 }
 
-fn mattr(target: Target<'_>) -> Option<&'static str> {
+pub(crate) fn mattr(target: Target<'_>) -> Option<&'static str> {
     target.true16.then_some("-mattr=+real-true16")
 }
 
-fn llvm_mc(target: Target<'_>, extra: &[&str], file: &Path) -> Result<(String, String), String> {
+pub(crate) fn llvm_mc(
+    target: Target<'_>,
+    extra: &[&str],
+    file: &Path,
+) -> Result<(String, String), String> {
     llvm_mc_status(target, extra, file).map(|(o, e, _)| (o, e))
 }
 
@@ -185,7 +190,10 @@ fn disassemble_batch(
 }
 
 /// Diagnostics by 1-based line: (kind, column, message).
-fn diagnostics(stderr: &str, file: &Path) -> BTreeMap<usize, Vec<(String, usize, String)>> {
+pub(crate) fn diagnostics(
+    stderr: &str,
+    file: &Path,
+) -> BTreeMap<usize, Vec<(String, usize, String)>> {
     let prefix = format!("{}:", file.display());
     let mut out: BTreeMap<usize, Vec<(String, usize, String)>> = BTreeMap::new();
     for l in stderr.lines() {
@@ -215,7 +223,7 @@ fn diagnostics(stderr: &str, file: &Path) -> BTreeMap<usize, Vec<(String, usize,
 }
 
 /// (text, bytes) of each `text ; encoding: [..]` line on stdout.
-fn encodings(stdout: &str) -> Vec<(String, String)> {
+pub(crate) fn encodings(stdout: &str) -> Vec<(String, String)> {
     stdout
         .lines()
         .filter_map(|l| {
@@ -227,7 +235,17 @@ fn encodings(stdout: &str) -> Vec<(String, String)> {
 }
 
 fn fixture(target: Target<'_>, lines: &[String], work: &Path) -> Result<Fixture, String> {
-    let src: PathBuf = work.join(format!("{target}.s"));
+    fixture_for(target, lines, work, HEADER)
+}
+
+/// [`fixture`] with another file header.
+pub(crate) fn fixture_for(
+    target: Target<'_>,
+    lines: &[String],
+    work: &Path,
+    header: &str,
+) -> Result<Fixture, String> {
+    let src: PathBuf = work.join(format!("{target}-{:x}.s", header.len()));
     std::fs::write(&src, lines.join("\n") + "\n").map_err(|e| e.to_string())?;
     let (stdout, stderr) = llvm_mc(target, &[], &src)?;
     let diags = diagnostics(&stderr, &src);
@@ -250,7 +268,7 @@ fn fixture(target: Target<'_>, lines: &[String], work: &Path) -> Result<Fixture,
     let inputs: Vec<String> = encs.iter().map(|(_, b)| format!("[{b}]")).collect();
     let disasm = disassemble(target, &inputs, work)?;
 
-    let mut text = String::from(HEADER);
+    let mut text = String::from(header);
     let _ = writeln!(
         text,
         "# target: {target}{}",
@@ -303,6 +321,11 @@ fn instruction_list(model: &amdgpu_valu_codegen::Model) -> Vec<(String, u32, boo
         .instructions
         .instructions
         .iter()
+        // FRACT and LDEXP: the lines below are written for their shapes.
+        .filter(|i| {
+            use amdgpu_valu_codegen::model::Operation;
+            matches!(i.operation, Operation::Fract | Operation::Ldexp)
+        })
         .map(|i| {
             let ldexp = i.operation == amdgpu_valu_codegen::model::Operation::Ldexp;
             (i.mnemonic().to_string(), i.width(), ldexp)

@@ -11,6 +11,7 @@
 
 use std::process::ExitCode;
 
+mod arith_fixtures;
 mod bench;
 mod dpp_fixtures;
 mod fixtures;
@@ -53,6 +54,11 @@ const COMMANDS: &[Command] = &[
         name: "fixtures",
         help: "rewrite tests/fixtures/encodings/ from llvm-mc-22",
         run: |_| fixtures::main(),
+    },
+    Command {
+        name: "arith-fixtures",
+        help: "rewrite only tests/fixtures/arith*/ from llvm-mc-22 (part of `fixtures`)",
+        run: |_| arith_fixtures::main(),
     },
     Command {
         name: "verify",

@@ -5,6 +5,7 @@ use super::encode::{encode_with, true16, OpType};
 use super::tables::{Field, TargetEncoding};
 use super::target_encoding;
 use super::DecodeError;
+use crate::dpp::Dpp;
 use crate::instr::{
     DstUnused, Encoding, FloatConst, Instruction, Operand, Part, ScalarReg, Sdwa, SdwaSel, Special,
     SrcMods,
@@ -327,30 +328,88 @@ fn decode_e32(
             op,
         });
     };
-    let (t0, t1) = (opcode.info().src0(), opcode.info().src1());
+    let info = opcode.info();
+    let (t0, t1) = (info.src0(), info.src1());
     let dst = e32_vgpr(te, vdst, t0);
     let mut dpp = None;
     let mut src0_mods = SrcMods::default();
-    let (src0, len) = match super::dpp::marker(te, src0) {
+    let mut src1_mods = SrcMods::default();
+    // A float src1 of a VOP2 word takes ABS/NEG from the DPP16 word.
+    let float_src1 = !vop1 && t1.is_some_and(|t| t.is_float());
+    let (src0, mut len) = match super::dpp::marker(te, src0) {
         Some(m) => {
-            let d = super::dpp::decode_word(te, w.get(4, 8)?, m, enc)
+            let mut d = super::dpp::decode_word(te, w.get(4, 8)?, m, enc)
                 .map_err(|v| reserved(4, "dpp src1 modifiers", v))?;
+            if let (true, Dpp::Dpp16(d16)) = (float_src1, &mut d.dpp) {
+                src1_mods.neg = d16.src1_bits & 1 != 0;
+                src1_mods.abs = d16.src1_bits & 2 != 0;
+                d16.src1_bits = 0;
+                d.reserved &= !super::dpp::src1_mod_bits(te);
+            }
             dpp_reserved(spec, 4, d.reserved)?;
             dpp = Some(d.dpp);
             src0_mods.abs = d.abs;
             src0_mods.neg = d.neg;
             (e32_vgpr(te, d.src0, t0), 8)
         }
-        None => e32_src0(te, w, src0, t0, vop1)?,
+        None => e32_src0(te, w, src0, t0, info.k_slot.is_some())?,
     };
-    let src1 = match (vsrc1, t1) {
-        (Some(v), Some(t1)) => Some(e32_vgpr(te, v, t1)),
-        _ => None,
+    // FMAMK/FMAAK: K is the literal (shared with a literal src0); the vsrc1
+    // field holds the other source.
+    let mut sources = [None, None, None];
+    let vsrc1_slot = (1..info.sources.len()).find(|&n| info.k_slot != Some(n));
+    if let (Some(v), Some(n)) = (vsrc1, vsrc1_slot) {
+        let ty = info.sources.get(n).copied().unwrap_or(OpType::I32);
+        sources[n] = Some(e32_vgpr(te, v, ty));
+    }
+    if let Some(k) = info.k_slot {
+        let wide = t0 == OpType::F64 && te.literal64;
+        let value = match src0 {
+            Operand::Literal(v) if wide => u64::from(v) << 32,
+            Operand::Literal(v) => u64::from(v),
+            Operand::Literal64(v) => v,
+            _ if wide => {
+                let lo = w.get(4, 12)?;
+                let hi = w.get(8, 12)?;
+                len = 12;
+                u64::from(hi) << 32 | u64::from(lo)
+            }
+            _ => {
+                len = 8;
+                u64::from(w.get(4, 8)?)
+            }
+        };
+        // A 16-bit K with a high half: LLVM prints the whole dword, which its
+        // assembler refuses (a deliberate refusal here).
+        if t0.bits() == 16 && value > 0xffff {
+            return Err(reserved(4, "K", value as u32));
+        }
+        let kop = if !wide {
+            Operand::Literal(value as u32)
+        } else if value >> 32 == 0 {
+            Operand::Literal64(value)
+        } else if value as u32 == 0 {
+            Operand::Literal((value >> 32) as u32)
+        } else {
+            Operand::Literal64(value)
+        };
+        sources[k] = Some(kop);
+    }
+    // A literal src0 beside a 64-bit K is the same 64-bit literal: written
+    // as the 32-bit (high dword) literal when its low dword is 0.
+    let src0 = match src0 {
+        Operand::Literal64(v) if info.k_slot.is_some() && v as u32 == 0 => {
+            Operand::Literal((v >> 32) as u32)
+        }
+        other => other,
     };
+    let [_, src1, src2] = sources;
     Ok((
         Instruction {
             src1,
+            src2,
             src0_mods,
+            src1_mods,
             dpp,
             ..Instruction::unary(opcode, enc, dst, src0)
         },
@@ -364,10 +423,10 @@ fn e32_src0(
     w: &Words<'_>,
     src0: u32,
     t0: OpType,
-    vop1: bool,
+    _k: bool,
 ) -> Res<(Operand, usize)> {
     let fam = te.family;
-    Ok(match literal(te, w, src0, t0, 4, vop1)? {
+    Ok(match literal(te, w, src0, t0, 4, true)? {
         Some((op, len)) => (op, len),
         None if src0 >= fam.codes.vgpr_first => (e32_vgpr(te, src0 - fam.codes.vgpr_first, t0), 4),
         None => (
@@ -393,25 +452,33 @@ fn decode_vop3(
         });
     };
     let w1 = w.get(4, 8)?;
-    let (t0, t1) = (opcode.info().src0(), opcode.info().src1());
+    let info = opcode.info();
+    let t0 = info.src0();
+    let n = info.sources.len();
+    // ABS/NEG bits of the float sources the instruction has.
+    let float_bits = info
+        .sources
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| t.is_float())
+        .fold(0u32, |m, (i, _)| m | 1 << i);
     let abs = l.abs.get(w0);
     let neg = l.neg.get(w1);
-    if abs & !1 != 0 {
+    if abs & !float_bits != 0 {
         return Err(reserved(0, "abs", abs));
     }
-    if neg & !1 != 0 {
+    if neg & !float_bits != 0 {
         return Err(reserved(4, "neg", neg));
-    }
-    if !t0.is_float() && (abs | neg) != 0 {
-        return Err(reserved(0, "abs", abs));
     }
     // Bits no field covers must be zero.
     let mut used0 = [l.encoding, l.op, l.vdst, l.abs, l.clamp]
         .iter()
         .fold(0u32, |m, f| m | f.mask() << f.lo);
     let halves = true16(te, t0);
+    // GFX9/GFX10: op_sel of a VOP3-only 16-bit instruction, no `.l` halves.
+    let hi_only = te.op_sel_without_halves(opcode);
     let (op_sel, dst_bit) = match l.op_sel {
-        Some(s) if halves => {
+        Some(s) if halves || hi_only => {
             used0 |= s.field.mask() << s.field.lo;
             (s.field.get(w0), Some(s.dst_bit))
         }
@@ -420,11 +487,17 @@ fn decode_vop3(
     if w0 & !used0 != 0 {
         return Err(reserved(0, "reserved bits", w0 & !used0));
     }
-    let src2 = l.src[2].get(w1);
-    if src2 != 0 {
-        return Err(reserved(4, "src2", src2));
+    // Source fields the instruction does not have must be zero (FMAC's
+    // accumulator has none: LLVM ignores the field, this decoder refuses it).
+    for (i, field) in [(1, "src1"), (2, "src2")] {
+        let code = l.src[i].get(w1);
+        if i >= n && code != 0 {
+            return Err(reserved(4, field, code));
+        }
     }
-    if op_sel & 0b0100 != 0 || (t1.is_none() && op_sel & 0b0010 != 0) {
+    let src_bits = (1u32 << n) - 1;
+    let dst_mask = dst_bit.map_or(0, |b| 1 << b);
+    if op_sel & !(src_bits | dst_mask) != 0 {
         return Err(reserved(0, "op_sel", op_sel));
     }
     let part = |bit: u32| {
@@ -435,10 +508,22 @@ fn decode_vop3(
         }
     };
     let vdst = l.vdst.get(w0);
-    let dst = if halves {
+    let hi_part = |bit: u32| {
+        if op_sel & bit != 0 {
+            Part::Hi
+        } else {
+            Part::Full
+        }
+    };
+    let dst = if hi_only {
         Operand::Vgpr {
             index: vdst as u16,
-            part: part(dst_bit.map_or(0, |b| 1 << b)),
+            part: hi_part(dst_mask),
+        }
+    } else if halves {
+        Operand::Vgpr {
+            index: vdst as u16,
+            part: part(dst_mask),
         }
     } else {
         Operand::Vgpr {
@@ -449,6 +534,13 @@ fn decode_vop3(
     let mut len = 8;
     let mut src = |code: u32, ty: OpType, bit: u32, field: &'static str| -> Res<Operand> {
         let op = match literal(te, w, code, ty, 8, true)? {
+            // LLVM decodes a VOP3 64-bit literal only when a 32-bit one
+            // could give it (as its assembler takes it).
+            Some((Operand::Literal64(v), _))
+                if v >> 32 != 0 && v as u32 != 0 && i64::from(v as i32) != v as i64 =>
+            {
+                return Err(reserved(8, field, code));
+            }
             Some((op, l)) => {
                 len = len.max(l);
                 op
@@ -456,6 +548,17 @@ fn decode_vop3(
             None => operand(te, code, ty, field).map_err(|v| reserved(4, field, v))?,
         };
         Ok(match op {
+            Operand::Vgpr { index, .. } if hi_only => Operand::Vgpr {
+                index,
+                part: hi_part(bit),
+            },
+            Operand::Scalar { reg, .. } if hi_only && op_sel & bit != 0 => Operand::Scalar {
+                reg,
+                part: Part::Hi,
+            },
+            other if hi_only && op_sel & bit != 0 => {
+                return Err(reserved(0, "op_sel", op_sel)).map(|_: ()| other)
+            }
             Operand::Vgpr { index, .. } if halves => Operand::Vgpr {
                 index,
                 part: part(bit),
@@ -480,23 +583,23 @@ fn decode_vop3(
         }
         None => (src(code0, t0, 1, "src0")?, None),
     };
-    let src1 = match t1 {
-        Some(t1) => Some(src(l.src[1].get(w1), t1, 2, "src1")?),
-        None => {
-            let s1 = l.src[1].get(w1);
-            if s1 != 0 {
-                return Err(reserved(4, "src1", s1));
-            }
-            None
+    let mut more = [None, None];
+    for (i, field) in [(1usize, "src1"), (2, "src2")] {
+        if let Some(&ty) = info.sources.get(i) {
+            more[i - 1] = Some(src(l.src[i].get(w1), ty, 1 << i, field)?);
         }
+    }
+    let mods = |i: u32| SrcMods {
+        abs: abs >> i & 1 != 0,
+        neg: neg >> i & 1 != 0,
+        sext: false,
     };
     let instr = Instruction {
-        src1,
-        src0_mods: SrcMods {
-            abs: abs & 1 != 0,
-            neg: neg & 1 != 0,
-            sext: false,
-        },
+        src1: more[0],
+        src2: more[1],
+        src0_mods: mods(0),
+        src1_mods: mods(1),
+        src2_mods: mods(2),
         clamp: l.clamp.get(w0) != 0,
         omod: Omod::from_field(l.omod.get(w1)),
         dpp,
@@ -613,6 +716,8 @@ fn decode_sdwa(
             neg: l.src1_neg.get(w1) != 0,
             sext: l.src1_sext.get(w1) != 0,
         },
+        src2: None,
+        src2_mods: SrcMods::default(),
         clamp: l.clamp.get(w1) != 0,
         omod: Omod::from_field(l.omod.get(w1)),
         sdwa: Some(sdwa),

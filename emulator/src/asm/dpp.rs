@@ -48,8 +48,15 @@ pub(super) fn encode_dpp(
             if e32 {
                 w = l.src0_neg.put(w, u32::from(instr.src0_mods.neg));
                 w = l.src0_abs.put(w, u32::from(instr.src0_mods.abs));
-                w = l.src1_neg.put(w, u32::from(d.src1_bits & 1));
-                w = l.src1_abs.put(w, u32::from(d.src1_bits >> 1 & 1));
+                // A float src1 carries ABS/NEG here; LDEXP's integer src1
+                // keeps the bits it was decoded with (`src1_bits`).
+                let m1 = instr.src1_mods;
+                w = l
+                    .src1_neg
+                    .put(w, u32::from(d.src1_bits & 1 | u8::from(m1.neg)));
+                w = l
+                    .src1_abs
+                    .put(w, u32::from(d.src1_bits >> 1 & 1 | u8::from(m1.abs)));
             }
             w = l.bank_mask.put(w, u32::from(d.bank_mask));
             w = l.row_mask.put(w, u32::from(d.row_mask));
@@ -87,6 +94,12 @@ pub(super) fn encode_dpp(
     }
     words.push(word);
     Ok(())
+}
+
+/// The src1 ABS/NEG bits of a DPP16 word (a VOP2 word's float src1).
+pub(super) fn src1_mod_bits(te: &TargetEncoding) -> u32 {
+    let l = te.family.dpp16;
+    l.src1_neg.mask() << l.src1_neg.lo | l.src1_abs.mask() << l.src1_abs.lo
 }
 
 /// What a src0 code announces.

@@ -148,7 +148,11 @@ pub(crate) fn special_code(
     }
 }
 
-fn const_code(fam: &FamilyEncoding, op: Operand, slot: Slot) -> Result<u32, EncodeError> {
+pub(super) fn const_code(
+    fam: &FamilyEncoding,
+    op: Operand,
+    slot: Slot,
+) -> Result<u32, EncodeError> {
     let c = &fam.codes;
     match op {
         Operand::InlineInt(i) if (0..=64).contains(&i) => Ok(c.int_zero + i as u32),
@@ -224,6 +228,7 @@ fn check_half_style(instr: &Instruction) -> Result<(), EncodeError> {
         (Slot::Dst, Some(instr.dst)),
         (Slot::Src0, Some(instr.src0)),
         (Slot::Src1, instr.src1),
+        (Slot::Src2, instr.src2),
     ];
     for (slot, op) in ops {
         let Some(Operand::Vgpr { part, .. }) = op else {
@@ -250,11 +255,17 @@ fn check_half_style(instr: &Instruction) -> Result<(), EncodeError> {
 /// mix register halves with whole registers.
 pub(crate) fn validate(te: &TargetEncoding, instr: &Instruction) -> Result<(), EncodeError> {
     crate::validate::check(te.target.spec(), instr).map_err(|v| encode_error(te, instr, v))?;
-    if instr.src0_mods.sext {
-        return Err(err(
-            Slot::Src0,
-            "not a valid operand: sext applies to integer operands",
-        ));
+    // LLVM's disassembler prints `sext()` on a float SDWA source, but its
+    // assembler refuses it.
+    let info = instr.opcode.info();
+    for (n, slot) in [Slot::Src0, Slot::Src1, Slot::Src2].into_iter().enumerate() {
+        let float = info.sources.get(n).is_some_and(|t| t.is_float());
+        if instr.src_mods(n).sext && (float || n == 0) {
+            return Err(err(
+                slot,
+                "not a valid operand: sext applies to integer operands",
+            ));
+        }
     }
     if true16(te, instr.opcode.info().src0()) {
         check_half_style(instr)?;
@@ -269,6 +280,7 @@ fn encode_error(te: &TargetEncoding, instr: &Instruction, v: Violation) -> Encod
         Slot::Dst => Some(instr.dst),
         Slot::Src0 => Some(instr.src0),
         Slot::Src1 => instr.src1,
+        Slot::Src2 => instr.src2,
         _ => None,
     };
     let reason = match v.rule {
@@ -281,7 +293,9 @@ fn encode_error(te: &TargetEncoding, instr: &Instruction, v: Violation) -> Encod
             format!("{what} variant of this instruction is not supported")
         }
         Rule::MissingSrc1 => "too few operands for instruction".into(),
-        Rule::ExtraSrc1 | Rule::ScalarPairStart => "invalid operand for instruction".into(),
+        Rule::ExtraSrc1 | Rule::ScalarPairStart | Rule::KNotLiteral => {
+            "invalid operand for instruction".into()
+        }
         Rule::SdwaWithoutSelectors | Rule::SelectorsWithoutSdwa => {
             "SDWA selectors belong to the SDWA encoding only".into()
         }
@@ -412,13 +426,14 @@ fn encode_e32(
     words: &mut Vec<u32>,
 ) -> Result<Option<Lit>, EncodeError> {
     let fam = te.family;
+    let info = instr.opcode.info();
     let op = u32::from(te.op(instr.opcode, instr.encoding).unwrap_or(0));
-    let (t0, t1) = (instr.opcode.info().src0(), instr.opcode.info().src1());
+    let t0 = info.src0();
     let Operand::Vgpr { index, part } = instr.dst else {
         return Err(err(Slot::Dst, "the destination must be a VGPR"));
     };
     let vdst = e32_vgpr(te, index, part, t0, Slot::Dst)?;
-    let (mut src0, lit) = src_code(te, instr.src0, t0, Slot::Src0, instr.encoding)?;
+    let (mut src0, mut lit) = src_code(te, instr.src0, t0, Slot::Src0, instr.encoding)?;
     if let Operand::Vgpr { index, part } = instr.src0 {
         src0 = fam.codes.vgpr_first + e32_vgpr(te, index, part, t0, Slot::Src0)?;
     }
@@ -430,14 +445,57 @@ fn encode_e32(
         }
         _ => {
             let l = fam.vop2;
-            let t1 = t1.unwrap_or(OpType::I32);
-            let Some(Operand::Vgpr { index, part }) = instr.src1 else {
+            // FMAMK/FMAAK: K is the instruction's literal; the vsrc1 field
+            // holds the other source.
+            if let Some(k) = info.k_slot {
+                // K reads the constant bus, and so does a scalar src0.
+                let scalar = matches!(instr.src0, Operand::Scalar { reg, .. } if reg != ScalarReg::Null)
+                    || matches!(instr.src0, Operand::Special(s) if s != Special::LdsDirect);
+                if scalar && fam.constant_bus_limit < 2 {
+                    return Err(err(
+                        Slot::Src0,
+                        "invalid operand (violates constant bus restrictions)",
+                    ));
+                }
+                let slot = if k == 1 { Slot::Src1 } else { Slot::Src2 };
+                let kt = info.sources.get(k).copied().unwrap_or(t0);
+                let (_, klit) = match instr.source(k) {
+                    Some(kop) => src_code(te, kop, kt, slot, instr.encoding)?,
+                    None => return Err(err(slot, "too few operands for instruction")),
+                };
+                // gfx1250 writes the F64 K as a 64-bit literal (a 32-bit
+                // F64 literal is the high dword), and src0 shares it.
+                let wide = kt == OpType::F64 && te.literal64;
+                let k64 = |l: Option<Lit>| match l {
+                    Some(Lit::L32(v)) if wide => Some(Lit::L64(u64::from(v) << 32)),
+                    other => other,
+                };
+                match (k64(lit), k64(klit)) {
+                    (Some(a), Some(b)) if a != b => {
+                        return Err(err(slot, "only one unique literal operand is allowed"))
+                    }
+                    (_, b) => lit = b,
+                }
+                if wide && matches!(instr.src0, Operand::Literal(_)) {
+                    src0 = fam.codes.literal64.unwrap_or(src0);
+                }
+            }
+            let n1 = (1..info.sources.len()).find(|&n| info.k_slot != Some(n));
+            let slot1 = if n1 == Some(2) {
+                Slot::Src2
+            } else {
+                Slot::Src1
+            };
+            let t1 = n1
+                .and_then(|n| info.sources.get(n).copied())
+                .unwrap_or(OpType::I32);
+            let Some(Operand::Vgpr { index, part }) = n1.and_then(|n| instr.source(n)) else {
                 return Err(err(
-                    Slot::Src1,
+                    slot1,
                     "invalid operand for instruction: e32 src1 must be a VGPR",
                 ));
             };
-            let vsrc1 = e32_vgpr(te, index, part, t1, Slot::Src1)?;
+            let vsrc1 = e32_vgpr(te, index, part, t1, slot1)?;
             let w = l.encoding.put(0, l.encoding_value);
             l.src0
                 .put(l.vsrc1.put(l.vdst.put(l.op.put(w, op), vdst), vsrc1), src0)
@@ -457,11 +515,16 @@ fn check_vop3_sources(te: &TargetEncoding, instr: &Instruction) -> Result<(), En
     let mut specials: Vec<Special> = Vec::new();
     let mut literal: Option<u64> = None;
     let mut bus = 0;
-    let (t0, t1) = (instr.opcode.info().src0(), instr.opcode.info().src1());
-    let wide = [t0.bits() == 64, t1.is_some_and(|t| t.bits() == 64)];
-    for (i, (slot, op)) in [(Slot::Src0, Some(instr.src0)), (Slot::Src1, instr.src1)]
-        .into_iter()
-        .enumerate()
+    let info = instr.opcode.info();
+    let wide = |n: usize| info.sources.get(n).is_some_and(|t| t.bits() == 64);
+    let wide = [wide(0), wide(1), wide(2)];
+    for (i, (slot, op)) in [
+        (Slot::Src0, Some(instr.src0)),
+        (Slot::Src1, instr.src1),
+        (Slot::Src2, instr.src2),
+    ]
+    .into_iter()
+    .enumerate()
     {
         match op {
             Some(Operand::Scalar { reg, .. })
@@ -513,38 +576,49 @@ fn encode_vop3(
 ) -> Result<Option<Lit>, EncodeError> {
     let fam = te.family;
     let l = fam.vop3;
+    let info = instr.opcode.info();
     let op = u32::from(te.op(instr.opcode, instr.encoding).unwrap_or(0));
-    let (t0, t1) = (instr.opcode.info().src0(), instr.opcode.info().src1());
+    let t0 = info.src0();
     check_vop3_sources(te, instr)?;
     let Operand::Vgpr { index, part } = instr.dst else {
         return Err(err(Slot::Dst, "the destination must be a VGPR"));
     };
-    let (src0, lit0) = src_code(te, instr.src0, t0, Slot::Src0, Encoding::Vop3)?;
-    let (src1, lit1) = match (instr.src1, t1) {
-        (Some(s1), Some(t1)) => src_code(te, s1, t1, Slot::Src1, Encoding::Vop3)?,
-        _ => (0, None),
-    };
-    let mut op_sel = 0u32;
-    if true16(te, t0) {
-        if part == Part::Hi {
-            let Some(s) = l.op_sel else {
-                return Err(err(Slot::Modifier, "not a valid operand: no op_sel here"));
-            };
-            op_sel |= 1 << s.dst_bit;
+    let slots = [Slot::Src0, Slot::Src1, Slot::Src2];
+    let mut codes = [0u32; 3];
+    let mut lit = None;
+    let (mut abs, mut neg, mut op_sel) = (0u32, 0u32, 0u32);
+    for (n, slot) in slots.into_iter().enumerate() {
+        let (Some(src), Some(&ty)) = (instr.source(n), info.sources.get(n)) else {
+            continue;
+        };
+        // GFX9/GFX10 op_sel on a scalar source: the code is the register's.
+        let whole = match src {
+            Operand::Scalar {
+                reg,
+                part: Part::Hi,
+            } if te.op_sel_without_halves(instr.opcode) => Operand::Scalar {
+                reg,
+                part: Part::Full,
+            },
+            other => other,
+        };
+        let (code, l) = src_code(te, whole, ty, slot, Encoding::Vop3)?;
+        codes[n] = code;
+        lit = lit.or(l);
+        let m = instr.src_mods(n);
+        abs |= u32::from(m.abs) << n;
+        neg |= u32::from(m.neg) << n;
+        if part_of(src) == Part::Hi {
+            op_sel |= 1 << n;
         }
-        if part_of(instr.src0) == Part::Hi {
-            op_sel |= 1;
-        }
-        if let Some(s1) = instr.src1 {
-            if part_of(s1) == Part::Hi {
-                op_sel |= 2;
-            }
-        }
+    }
+    if part == Part::Hi {
+        op_sel |= 1 << l.op_sel.map_or(3, |s| s.dst_bit);
     }
     let mut w0 = l.encoding.put(0, l.encoding_value);
     w0 = l.op.put(w0, op);
     w0 = l.vdst.put(w0, u32::from(index));
-    w0 = l.abs.put(w0, u32::from(instr.src0_mods.abs));
+    w0 = l.abs.put(w0, abs);
     w0 = l.clamp.put(w0, u32::from(instr.clamp));
     if op_sel != 0 {
         let Some(s) = l.op_sel else {
@@ -552,13 +626,15 @@ fn encode_vop3(
         };
         w0 = s.field.put(w0, op_sel);
     }
-    let mut w1 = l.src[0].put(0, src0);
-    w1 = l.src[1].put(w1, src1);
+    let _ = t0;
+    let mut w1 = l.src[0].put(0, codes[0]);
+    w1 = l.src[1].put(w1, codes[1]);
+    w1 = l.src[2].put(w1, codes[2]);
     w1 = l.omod.put(w1, instr.omod.field());
-    w1 = l.neg.put(w1, u32::from(instr.src0_mods.neg));
+    w1 = l.neg.put(w1, neg);
     words.push(w0);
     words.push(w1);
-    Ok(lit0.or(lit1))
+    Ok(lit)
 }
 
 /// An SDWA source: (register or scalar code, is-scalar flag).
@@ -621,6 +697,8 @@ fn encode_sdwa(
             let (c1, s1_scalar) = sdwa_src(te, s1, t1, Slot::Src1)?;
             w1 = l.src1_sel.put(w1, sel.src1_sel.field());
             w1 = l.src1_sext.put(w1, u32::from(instr.src1_mods.sext));
+            w1 = l.src1_neg.put(w1, u32::from(instr.src1_mods.neg));
+            w1 = l.src1_abs.put(w1, u32::from(instr.src1_mods.abs));
             w1 = l.src1_sgpr.put(w1, u32::from(s1_scalar));
             let v = fam.vop2;
             let w = v.encoding.put(0, v.encoding_value);

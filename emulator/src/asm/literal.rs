@@ -79,7 +79,8 @@ pub(super) fn immediate(
     fold: bool,
 ) -> Res<Operand> {
     let bad = || fail(p.col, "invalid operand for instruction");
-    let vop1_lit64 = te.literal64 && enc == Encoding::Vop1;
+    // gfx1250's e32 F64 sources (VOP1, VOP2) take a 64-bit literal.
+    let vop1_lit64 = te.literal64 && matches!(enc, Encoding::Vop1 | Encoding::Vop2);
     match num {
         Num::Float(f) => {
             let mut bits = f;

@@ -1,6 +1,7 @@
 //! Machine code: LLVM's AMDGPU assembly syntax to bytes and back, for every
-//! V_FRACT and V_LDEXP form (VOP1, VOP2, VOP3, SDWA, and DPP16/DPP8 on
-//! VOP1/VOP2/VOP3) on every target, exactly as LLVM 22's `llvm-mc` does.
+//! form of the modelled instructions (V_FRACT, V_LDEXP and the arithmetic
+//! core: VOP1, VOP2, VOP3, SDWA, and DPP16/DPP8 on VOP1/VOP2/VOP3) on every
+//! target, exactly as LLVM 22's `llvm-mc` does.
 //!
 //! - [`parse`]: one line of assembly to a typed
 //!   [`Instruction`](crate::Instruction), choosing the encoding (e32 or e64)
@@ -105,7 +106,7 @@ pub enum DecodeError {
         /// The 32-bit word, little-endian as the input holds it.
         word: u32,
     },
-    /// The encoding is known but its opcode field is not V_FRACT or V_LDEXP
+    /// The encoding is known but its opcode field is no modelled instruction
     /// on this target.
     UnknownOpcode {
         /// The byte offset of the word.
@@ -167,7 +168,7 @@ impl fmt::Display for DecodeError {
                 encoding,
                 op,
             } => {
-                write!(f, "byte offset {offset}: {encoding} opcode {op:#x} is not V_FRACT or V_LDEXP on this target")
+                write!(f, "byte offset {offset}: {encoding} opcode {op:#x} is no modelled instruction on this target")
             }
             DecodeError::Reserved {
                 offset,
@@ -200,8 +201,10 @@ pub enum Slot {
     Dst,
     /// src0, the float source.
     Src0,
-    /// src1, V_LDEXP's exponent.
+    /// src1, the second source (V_LDEXP's exponent, FMAMK's K).
     Src1,
+    /// src2, the third source (V_FMA's addend, FMAAK's K).
+    Src2,
     /// A modifier field: ABS/NEG, CLAMP, OMOD, OPSEL or the SDWA selectors.
     Modifier,
 }
@@ -223,6 +226,7 @@ impl fmt::Display for EncodeError {
             Slot::Dst => "dst",
             Slot::Src0 => "src0",
             Slot::Src1 => "src1",
+            Slot::Src2 => "src2",
             Slot::Modifier => "modifier",
         };
         write!(f, "{what}: {}", self.reason)

@@ -208,3 +208,49 @@ pub(super) fn source(
     };
     Ok((op, mods))
 }
+
+/// FMAMK's or FMAAK's K, of type `ty`: a number or `lit()`, always a
+/// literal (LLVM writes `1.0` as the literal 0x3f800000 here), never a
+/// register or a modified value.
+pub(super) fn k_operand(
+    te: &TargetEncoding,
+    p: &Parsed,
+    ty: OpType,
+    enc: Encoding,
+) -> Res<Operand> {
+    if p.has_fp_mods() || p.sext {
+        return fail(p.col, "not a valid operand.");
+    }
+    let op = match p.atom {
+        Atom::Reg(_) => return fail(p.col, "invalid operand for instruction"),
+        Atom::Num(num) => immediate(te, p, num, ty, enc, false)?,
+        // An integer lit() K of F64 is its high dword (the K is the
+        // 64-bit literal of gfx1250), as a written integer is.
+        Atom::Lit {
+            num: super::lex::Num::Int(i),
+            wide: false,
+        } if ty == OpType::F64 => {
+            if !super::literal::safe_trunc(i, 32) {
+                return fail(p.col, "invalid operand for instruction");
+            }
+            Operand::Literal(i as u32)
+        }
+        // LLVM takes lit64() as lit() where there are no 64-bit literals.
+        Atom::Lit { num, wide } => {
+            let wide = wide && te.family.codes.literal64.is_some();
+            forced_literal(te, p, num, ty, enc, wide)?
+        }
+    };
+    let mask = if ty.bits() == 16 { 0xffff } else { 0xffff_ffff };
+    Ok(match op {
+        // An inline value is written as its literal: the integer, or the
+        // float constant's encoding (an F64 one as its high dword).
+        Operand::InlineInt(i) => Operand::Literal(i as u32 & mask),
+        Operand::InlineFloat(c) => {
+            let bits = c.bits(ty.const_format());
+            let v = if ty == OpType::F64 { bits >> 32 } else { bits };
+            Operand::Literal(v as u32)
+        }
+        other => other,
+    })
+}

@@ -72,14 +72,27 @@ fn reg(op: Operand, ty: OpType, halves: bool) -> String {
             }
         }
         Operand::Literal64(v) => {
-            if let Some(c) = inline_value(v, ty) {
-                reg(c, ty, halves)
-            } else if v >> 32 == 0 {
+            if v >> 32 == 0 {
                 format!("lit64({v:#x})")
+            } else if let Some(c) = inline_value(v, ty) {
+                reg(c, ty, halves)
             } else {
                 format!("{v:#x}")
             }
         }
+    }
+}
+
+/// FMAMK's or FMAAK's K as LLVM prints it: always the literal in hex
+/// (never an inline constant); gfx1250's 64-bit F64 K as `lit64()` when
+/// its high dword is 0.
+fn k_literal(op: Operand, ty: OpType) -> String {
+    match op {
+        Operand::Literal(v) if ty.bits() == 16 => format!("{:#x}", v & 0xffff),
+        Operand::Literal(v) => format!("{v:#x}"),
+        Operand::Literal64(v) if v >> 32 == 0 => format!("lit64({v:#x})"),
+        Operand::Literal64(v) => format!("{v:#x}"),
+        other => reg(other, ty, false),
     }
 }
 
@@ -88,6 +101,22 @@ fn is_const(op: Operand) -> bool {
         op,
         Operand::Vgpr { .. } | Operand::Scalar { .. } | Operand::Special(_)
     )
+}
+
+/// A source's text `s` with its modifiers (`-|s|`).
+fn source_text(s: String, mods: SrcMods) -> String {
+    let mut s = s;
+    if mods.abs {
+        s = format!("|{s}|");
+    }
+    if mods.neg {
+        s = if mods.abs {
+            format!("-{s}")
+        } else {
+            format!("neg({s})")
+        };
+    }
+    s
 }
 
 fn source(op: Operand, mods: SrcMods, ty: OpType, halves: bool) -> String {
@@ -115,16 +144,19 @@ pub fn disassemble(target: Target, instr: &Instruction) -> String {
     let te = target_encoding(target);
     let (t0, t1) = (instr.opcode.info().src0(), instr.opcode.info().src1());
     let halves = true16(te, t0);
-    // LLVM writes no `_e64` on an instruction without an e32 form.
-    let vop3_only = instr
+    // LLVM writes no `_e64` on an instruction without an e32 form, and no
+    // `_e32` on one without a VOP3 form (FMAMK, FMAAK).
+    let has_e32 = instr
         .opcode
         .info()
         .e32
         .and_then(|e| te.op(instr.opcode, e))
-        .is_none();
+        .is_some();
+    let has_vop3 = te.op(instr.opcode, Encoding::Vop3).is_some();
     let suffix = match instr.encoding {
         _ if instr.dpp.is_some() => super::dpp::suffix(instr.encoding),
-        Encoding::Vop3 if vop3_only => "",
+        Encoding::Vop3 if !has_e32 => "",
+        Encoding::Vop1 | Encoding::Vop2 if !has_vop3 => "",
         e => e.suffix(),
     };
     let e32 = matches!(instr.encoding, Encoding::Vop1 | Encoding::Vop2);
@@ -135,16 +167,45 @@ pub fn disassemble(target: Target, instr: &Instruction) -> String {
     );
     out.push_str(", ");
     out.push_str(&source(instr.src0, instr.src0_mods, t0, halves));
-    if let (Some(s1), Some(t1)) = (instr.src1, t1) {
+    let info = instr.opcode.info();
+    for n in 1..info.sources.len() {
+        let (Some(op), Some(&ty)) = (instr.source(n), info.sources.get(n)) else {
+            continue;
+        };
         out.push_str(", ");
-        let h1 = halves && (t1 == OpType::I16);
-        out.push_str(&source(s1, instr.src1_mods, t1, h1));
+        if info.k_slot == Some(n) {
+            out.push_str(&k_literal(op, ty));
+            continue;
+        }
+        let h = halves && ty.bits() == 16;
+        // llvm-mc 22 prints an inline-constant src1 of a VOP3 DPP8 FMAC
+        // as its raw operand code (`0xc1` for -1).
+        let e64_dpp8 = instr.encoding == Encoding::Vop3
+            && info.accumulator
+            && matches!(instr.dpp, Some(crate::dpp::Dpp::Dpp8 { .. }));
+        if e64_dpp8 && n == 1 && ty.is_float() {
+            if let Ok(code) = super::encode::const_code(te.family, op, super::Slot::Src1) {
+                out.push_str(&source_text(format!("{code:#x}"), instr.src_mods(n)));
+                continue;
+            }
+        }
+        out.push_str(&source(op, instr.src_mods(n), ty, h));
     }
-    if instr.encoding == Encoding::Vop3 && halves {
-        let hi = |op: Option<Operand>| matches!(op, Some(Operand::Vgpr { part: Part::Hi, .. }));
-        let mut bits = vec![hi(Some(instr.src0))];
-        if instr.src1.is_some() {
-            bits.push(hi(instr.src1));
+    let _ = t1;
+    let hi_only = instr.encoding == Encoding::Vop3 && te.op_sel_without_halves(instr.opcode);
+    if instr.encoding == Encoding::Vop3 && (halves || hi_only) {
+        let hi = |op: Option<Operand>| {
+            matches!(
+                op,
+                Some(Operand::Vgpr { part: Part::Hi, .. } | Operand::Scalar { part: Part::Hi, .. })
+            )
+        };
+        let mut bits: Vec<bool> = (0..info.sources.len())
+            .map(|n| hi(instr.source(n)))
+            .collect();
+        // FMAC's accumulator has an op_sel bit LLVM prints as 0.
+        if info.accumulator {
+            bits.push(false);
         }
         bits.push(hi(Some(instr.dst)));
         if bits.iter().any(|b| *b) {

@@ -11,12 +11,14 @@
 use super::dpp::{dpp_of, takes_no_value, DppMods};
 use super::encode::{encode_with, OpType};
 use super::lex::{fail, is_ident, operand, Atom, Cursor, Parsed, Reg, Res};
-use super::operands::{reg_operand, source};
+use super::operands::{k_operand, reg_operand, source};
 use super::tables::TargetEncoding;
 use super::target_encoding;
 use super::{AsmError, Slot};
 use crate::dpp::Dpp;
-use crate::instr::{DstUnused, Encoding, Instruction, Opcode, Part, Sdwa, SdwaSel, SrcMods};
+use crate::instr::{
+    DstUnused, Encoding, Instruction, Opcode, Operand, Part, Sdwa, SdwaSel, SrcMods,
+};
 use crate::kernels::Omod;
 use crate::target::Target;
 
@@ -322,8 +324,7 @@ fn parse_line(target: Target, text: &str) -> Result<Instruction, AsmError> {
         .iter()
         .any(|f| f.opcode == opcode);
     modifiers(te, &mut c, &mut mods)?;
-    let t1 = opcode.info().src1();
-    let want = if t1.is_some() { 3 } else { 2 };
+    let want = 1 + opcode.info().sources.len();
     if ops.len() < want {
         return fail(mcol, "too few operands for instruction");
     }
@@ -345,11 +346,15 @@ fn parse_line(target: Target, text: &str) -> Result<Instruction, AsmError> {
     };
     let mut last_err = None;
     for &enc in candidates {
-        let enc = if enc == Encoding::Vop1 && t1.is_some() {
-            Encoding::Vop2
-        } else {
-            enc
+        // Vop1 stands for the instruction's e32 encoding.
+        let enc = match (enc, opcode.info().e32) {
+            (Encoding::Vop1, Some(e32)) => e32,
+            _ => enc,
         };
+        // A form the target lacks does not hide the error of one it has.
+        if last_err.is_some() && te.op(opcode, enc).is_none() {
+            continue;
+        }
         match build(te, opcode, enc, &ops, &mods, mcol) {
             Ok(i) => return Ok(i),
             Err(e) => last_err = Some(e),
@@ -401,7 +406,26 @@ fn build(
         }
     }
     let half_regs = super::encode::true16(te, t0);
-    if let Some((col, bits)) = &mods.op_sel {
+    // GFX9/GFX10 VOP3-only 16-bit instructions: op_sel selects high halves
+    // of operands written whole.
+    let hi_only = enc == Encoding::Vop3 && te.op_sel_without_halves(opcode);
+    let mut op_sel_hi: Vec<u32> = Vec::new();
+    // True16 VOP3-only 16-bit instructions (V_FMA_F16) written with whole
+    // registers: op_sel picks the halves, as llvm-mc 22 takes it.
+    let is_half =
+        |p: &Parsed| matches!(p.atom, Atom::Reg(Reg::V { part, .. }) if part != Part::Full);
+    let whole_true16 = enc == Encoding::Vop3
+        && half_regs
+        && opcode.info().e32.is_none()
+        && !ops.iter().any(is_half);
+    if let (Some((col, bits)), true) = (&mods.op_sel, hi_only || whole_true16) {
+        let n = opcode.info().sources.len();
+        if bits.len() != n + 1 {
+            return fail(*col, "invalid operand for instruction");
+        }
+        op_sel_hi = bits.clone();
+    }
+    if let (Some((col, bits)), false) = (&mods.op_sel, hi_only || whole_true16) {
         if enc == Encoding::Sdwa || !half_regs {
             return fail(*col, "not a valid operand.");
         }
@@ -414,14 +438,19 @@ fn build(
                 })
             )
         });
-        if !any_half || bits.len() != ops.len() {
-            return fail(*col, "invalid operand for instruction");
-        }
         // op_sel may restate the halves (as LLVM prints it) but not differ:
-        // sources in order, then the destination.
+        // sources in order (FMAC's accumulator as 0), then the destination.
         let hi = |p: &Parsed| u32::from(matches!(p.atom, Atom::Reg(Reg::V { part: Part::Hi, .. })));
         let mut expect: Vec<u32> = ops[1..].iter().map(hi).collect();
+        // LLVM also takes FMAC's list without the accumulator's entry.
+        let short = opcode.info().accumulator && bits.len() == expect.len() + 1;
+        if opcode.info().accumulator && !short {
+            expect.push(0);
+        }
         expect.push(hi(&ops[0]));
+        if !any_half || bits.len() != expect.len() {
+            return fail(*col, "invalid operand for instruction");
+        }
         if bits.iter().any(|&b| b != 0) && *bits != expect {
             return fail(*col, "op_sel operand conflicts with 16-bit operand suffix");
         }
@@ -430,14 +459,25 @@ fn build(
     if ops[0].has_fp_mods() || ops[0].sext || !matches!(ops[0].atom, Atom::Reg(Reg::V { .. })) {
         return fail(ops[0].col, "invalid operand for instruction");
     }
-    let (src0, m0) = source(te, &ops[1], t0, enc)?;
-    let (src1, m1) = match t1 {
-        Some(t1) => {
-            let (s, m) = source(te, &ops[2], t1, enc)?;
-            (Some(s), m)
+    // Without a VOP3 form (FMAMK, FMAAK) LLVM has no modifier syntax at all.
+    if e32 && te.op(opcode, Encoding::Vop3).is_none() {
+        if let Some(p) = ops[1..].iter().find(|p| p.has_fp_mods() || p.sext) {
+            return fail(p.col, "not a valid operand.");
         }
-        None => (None, SrcMods::default()),
-    };
+    }
+    let (src0, m0) = source(te, &ops[1], t0, enc)?;
+    let info = opcode.info();
+    let mut more = [(None, SrcMods::default()); 2];
+    for (n, &ty) in info.sources.iter().enumerate().skip(1) {
+        let p = &ops[n + 1];
+        let (s, m) = if info.k_slot == Some(n) {
+            (k_operand(te, p, ty, enc)?, SrcMods::default())
+        } else {
+            source(te, p, ty, enc)?
+        };
+        more[n - 1] = (Some(s), m);
+    }
+    let [(src1, m1), (src2, m2)] = more;
     let sdwa = (enc == Encoding::Sdwa).then(|| Sdwa {
         dst_sel: mods.dst_sel.map_or(SdwaSel::Dword, |x| x.1),
         // LLVM's default for dst_unused is UNUSED_PRESERVE.
@@ -451,6 +491,34 @@ fn build(
             return fail(col, "invalid operand for instruction");
         }
     }
+    let hi = |op: Operand, bit: Option<&u32>| match (op, bit) {
+        (Operand::Vgpr { index, .. }, Some(1)) => Operand::Vgpr {
+            index,
+            part: Part::Hi,
+        },
+        (Operand::Vgpr { index, .. }, Some(_)) if whole_true16 => Operand::Vgpr {
+            index,
+            part: Part::Lo,
+        },
+        (Operand::Scalar { reg, .. }, Some(1)) => Operand::Scalar {
+            reg,
+            part: Part::Hi,
+        },
+        (other, _) => other,
+    };
+    let n_src = opcode.info().sources.len();
+    // op_sel on a constant: LLVM encodes the bit; a constant has no half
+    // to select here (a deliberate refusal).
+    for (n, p) in ops.iter().enumerate().skip(1) {
+        if op_sel_hi.get(n - 1) == Some(&1) && !matches!(p.atom, Atom::Reg(_)) {
+            let col = mods.op_sel.as_ref().map_or(mcol, |x| x.0);
+            return fail(col, "invalid operand for instruction: op_sel on a constant");
+        }
+    }
+    let dst = hi(dst, op_sel_hi.get(n_src));
+    let src0 = hi(src0, op_sel_hi.first());
+    let src1 = src1.map(|s| hi(s, op_sel_hi.get(1)));
+    let src2 = src2.map(|s| hi(s, op_sel_hi.get(2)));
     let instr = Instruction {
         opcode,
         encoding: enc,
@@ -459,6 +527,8 @@ fn build(
         src0_mods: m0,
         src1,
         src1_mods: m1,
+        src2,
+        src2_mods: m2,
         clamp: mods.clamp.is_some(),
         omod: mods.omod.map_or(Omod::None, |x| x.1),
         sdwa,
@@ -470,6 +540,7 @@ fn build(
             Slot::Dst => ops[0].col,
             Slot::Src0 => ops[1].col,
             Slot::Src1 => ops.get(2).map_or(mcol, |o| o.col),
+            Slot::Src2 => ops.get(3).map_or(mcol, |o| o.col),
             Slot::Modifier => [mods.clamp, mods.omod.map(|x| x.0), mods.sdwa_col()]
                 .into_iter()
                 .flatten()
@@ -492,6 +563,10 @@ fn missing_variant(te: &TargetEncoding, opcode: Opcode, suffix: Suffix) -> Optio
         spec.has_dpp_form(opcode, enc, false) || spec.has_dpp_form(opcode, enc, true)
     };
     let e32 = opcode.info().e32;
+    // An instruction the target does not have at all (V_FMAC_F16 on GFX9).
+    if !spec.forms.iter().any(|f| f.opcode == opcode) {
+        return Some("instruction not supported on this GPU");
+    }
     match suffix {
         Suffix::E32Dpp
             if e32 != Some(Encoding::Vop1) || super::encode::true16(te, opcode.info().src0()) =>
@@ -663,6 +738,20 @@ fn build_dpp(
             p.neg = false;
         }
     }
+    // A VOP2 word's float src1 takes ABS/NEG in the DPP16 word.
+    let mut src1_mods = SrcMods::default();
+    let float_src1 = enc == Encoding::Vop2 && opcode.info().src1().is_some_and(|t| t.is_float());
+    if let (Some(p), true) = (ops.get_mut(2), float_src1) {
+        if p.has_fp_mods() && matches!(p.atom, Atom::Reg(_)) {
+            if matches!(dpp, Dpp::Dpp8 { .. }) {
+                return fail(ctrl_col, "invalid operand for instruction");
+            }
+            src1_mods.abs = p.abs;
+            src1_mods.neg = p.neg;
+            p.abs = false;
+            p.neg = false;
+        }
+    }
     // LLVM takes and drops `sext` on a 16-bit exponent.
     if let (Some(p), Some(OpType::I16)) = (ops.get_mut(2), opcode.info().src1()) {
         p.sext = false;
@@ -670,6 +759,11 @@ fn build_dpp(
     let base = build(te, opcode, enc, &ops, mods, mcol)?;
     let instr = Instruction {
         src0_mods: if e32 { src0_mods } else { base.src0_mods },
+        src1_mods: if float_src1 {
+            src1_mods
+        } else {
+            base.src1_mods
+        },
         dpp: Some(dpp),
         ..base
     };
@@ -681,6 +775,10 @@ fn build_dpp(
             // LLVM refuses a constant exponent for the whole line.
             Slot::Src1 if e.reason.starts_with("src1 immediate") => mcol,
             Slot::Src1 => ops.get(2).map_or(mcol, |o| match o.atom {
+                Atom::Lit { wide, .. } => o.col + if wide { 6 } else { 4 },
+                _ => o.col,
+            }),
+            Slot::Src2 => ops.get(3).map_or(mcol, |o| match o.atom {
                 Atom::Lit { wide, .. } => o.col + if wide { 6 } else { 4 },
                 _ => o.col,
             }),

@@ -310,6 +310,18 @@ pub struct TargetEncoding {
 }
 
 impl TargetEncoding {
+    /// Whether VOP3 `op_sel` selects the high half of `opcode`'s 16-bit
+    /// operands without true16 register halves: on families whose VOP3
+    /// layout has `op_sel` but no true16 halves (GFX9, GFX10), for the
+    /// VOP3-only 16-bit instructions (V_FMA_F16), as llvm-mc 22 takes it.
+    pub(crate) fn op_sel_without_halves(&self, opcode: Opcode) -> bool {
+        let info = opcode.info();
+        !self.family.true16_e32_halves
+            && self.family.vop3.op_sel.is_some()
+            && info.e32.is_none()
+            && info.src0().bits() == 16
+    }
+
     /// The opcode number of `opcode` in `encoding`, if the target has the form.
     pub fn op(&self, opcode: Opcode, encoding: Encoding) -> Option<u16> {
         self.target.spec().form(opcode, encoding).map(|f| f.op)

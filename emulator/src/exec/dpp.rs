@@ -99,6 +99,31 @@ pub(super) fn check<O: Operation, F: Format>(
     instr: &Instruction,
     dpp: Dpp,
 ) -> Result<(), ExecError> {
+    let e32 = matches!(instr.encoding, Encoding::Vop1 | Encoding::Vop2);
+    let plain = plainly_valid_but_dpp::<O, F>(spec, wave, instr, e32);
+    check_with::<F>(spec, wave, instr, dpp, plain)
+}
+
+/// [`check`] of an arithmetic instruction: the same rules, the base
+/// encoding's through the full check, src2 as src1.
+pub(super) fn check_arith<F: Format>(
+    spec: &TargetSpec,
+    wave: &Wave,
+    instr: &Instruction,
+    dpp: Dpp,
+) -> Result<(), ExecError> {
+    check_with::<F>(spec, wave, instr, dpp, false)
+}
+
+/// [`check`] with the fast pre-check's answer `plain` (true: the base
+/// encoding is known valid).
+fn check_with<F: Format>(
+    spec: &TargetSpec,
+    wave: &Wave,
+    instr: &Instruction,
+    dpp: Dpp,
+    plain: bool,
+) -> Result<(), ExecError> {
     let dpp8 = matches!(dpp, Dpp::Dpp8 { .. });
     let e32 = matches!(instr.encoding, Encoding::Vop1 | Encoding::Vop2);
     if instr.sdwa.is_some()
@@ -111,24 +136,35 @@ pub(super) fn check<O: Operation, F: Format>(
             form_name(instr, dpp8)
         )));
     }
-    if e32 && dpp8 && (instr.src0_mods.abs || instr.src0_mods.neg) {
+    let (m0, m1) = (instr.src0_mods, instr.src1_mods);
+    if e32 && dpp8 && (m0.abs || m0.neg || m1.abs || m1.neg) {
         return Err(ExecError::InvalidModifier {
             reason: "e32 DPP8 has no source ABS or NEG".into(),
         });
     }
     // The base encoding's rules. An e32 DPP16 word carries src0 ABS/NEG,
     // which the VOP1/VOP2 word alone cannot.
-    if !plainly_valid_but_dpp::<O, F>(spec, wave, instr, e32) {
-        let base = Instruction {
-            dpp: None,
-            src0_mods: if e32 {
+    if !plain {
+        // The e32 DPP16 word's src0 (and a float src1's) ABS/NEG.
+        let word = |m: SrcMods| {
+            if e32 {
                 SrcMods {
                     abs: false,
                     neg: false,
-                    ..instr.src0_mods
+                    ..m
                 }
             } else {
-                instr.src0_mods
+                m
+            }
+        };
+        let float_src1 = instr.opcode.info().src1().is_some_and(|t| t.is_float());
+        let base = Instruction {
+            dpp: None,
+            src0_mods: word(instr.src0_mods),
+            src1_mods: if float_src1 {
+                word(instr.src1_mods)
+            } else {
+                instr.src1_mods
             },
             ..*instr
         };
@@ -140,22 +176,26 @@ pub(super) fn check<O: Operation, F: Format>(
     else {
         return Err(invalid("src0", "the DPP source must be a VGPR"));
     };
-    match instr.src1 {
-        Some(Operand::Literal(_) | Operand::Literal64(_)) => {
-            return Err(invalid("src1", "a DPP instruction takes no literal"));
+    for (name, src) in [("src1", instr.src1), ("src2", instr.src2)] {
+        match src {
+            Some(Operand::Literal(_) | Operand::Literal64(_)) => {
+                return Err(invalid(name, "a DPP instruction takes no literal"));
+            }
+            Some(Operand::Vgpr { .. }) | None => {}
+            Some(_) if !spec.dpp.e64_src1_scalar.value => {
+                return Err(invalid(
+                    name,
+                    format!("{} takes only a VGPR {name} with DPP", spec.target),
+                ));
+            }
+            Some(_) => {}
         }
-        Some(Operand::Vgpr { .. }) | None => {}
-        Some(_) if !spec.dpp.e64_src1_scalar.value => {
-            return Err(invalid(
-                "src1",
-                format!("{} takes only a VGPR src1 with DPP", spec.target),
-            ));
-        }
-        Some(_) => {}
     }
+    let float_src1 = instr.opcode.info().src1().is_some_and(|t| t.is_float());
     if spec.dpp.reserved_bits.value == DppReservedBits::Error {
         if let Dpp::Dpp16(d) = dpp {
-            if d.src1_bits != 0 {
+            // A float src1's ABS/NEG are fields, not reserved bits.
+            if d.src1_bits != 0 && !float_src1 {
                 return Err(bad(
                     "DPP bits 23:22 (src1 ABS/NEG) are set; dpp.reserved_bits says error",
                 ));
@@ -176,7 +216,7 @@ pub(super) fn check<O: Operation, F: Format>(
     }
     if F::KIND == FormatKind::F16
         && mixed_halves_error(spec)
-        && mixed(instr.dst, src0_part, instr.src1)
+        && (mixed(instr.dst, src0_part, instr.src1) || mixed(instr.dst, src0_part, instr.src2))
     {
         return Err(bad(
             "DPP operands mix .l and .h halves; dpp.mixed_halves says error",
@@ -508,6 +548,27 @@ pub(super) fn plan<O: Operation, F: Format>(
     dpp: Dpp,
 ) -> Result<Plan, ExecError> {
     check::<O, F>(spec, wave, instr, dpp)?;
+    checked_plan(spec, wave, instr, dpp)
+}
+
+/// [`plan`] of an arithmetic instruction ([`check_arith`]).
+pub(super) fn plan_arith<F: Format>(
+    spec: &TargetSpec,
+    wave: &Wave,
+    instr: &Instruction,
+    dpp: Dpp,
+) -> Result<Plan, ExecError> {
+    check_arith::<F>(spec, wave, instr, dpp)?;
+    checked_plan(spec, wave, instr, dpp)
+}
+
+/// The plan of an instruction already checked.
+fn checked_plan(
+    spec: &TargetSpec,
+    wave: &Wave,
+    instr: &Instruction,
+    dpp: Dpp,
+) -> Result<Plan, ExecError> {
     let m = masks(spec, wave, instr, dpp)?;
     // Zero-filled lanes index past every lane: their source lanes are
     // below 64, so setting bit 6 makes them ZERO. Eight lanes at a time.

@@ -8,6 +8,7 @@
 //! [`ExecError`]), [`operands`] reads the sources of every lane, [`write`]
 //! runs the kernel and merges the results into the destination.
 
+pub(crate) mod arith;
 pub(crate) mod dpp;
 mod operands;
 mod write;
@@ -27,6 +28,8 @@ use crate::validate::{Rule, Violation, E32_HALF_VGPRS};
 use crate::wave::{Wave, MAX_LANES, NUM_SGPRS, NUM_TTMPS, NUM_VGPRS};
 use operands::{read_exponent, read_float_source};
 use write::{copied, direct};
+
+pub use arith::execute_arith;
 
 /// Execute `instr` (an `O` operation on format `F`) on `wave` under `spec`.
 ///
@@ -144,6 +147,11 @@ pub fn lane_sources<F: Format>(
         let plan = match instr.opcode.info().operation {
             OperationKind::Ldexp => dpp::plan::<Ldexp, F>(spec, wave, instr, d)?,
             OperationKind::Fract => dpp::plan::<Fract, F>(spec, wave, instr, d)?,
+            _ => {
+                return Err(ExecError::NotExecuted {
+                    opcode: instr.opcode,
+                })
+            }
         };
         plan.gather(&mut lo[..lanes], &mut hi[..wide]);
     }
@@ -181,6 +189,9 @@ pub(crate) fn dpp_lanes(
         (LDEXP, K::F16) => dpp::check::<Ldexp, F16>(spec, wave, instr, d),
         (LDEXP, K::F32) => dpp::check::<Ldexp, F32>(spec, wave, instr, d),
         (LDEXP, K::F64) => dpp::check::<Ldexp, F64>(spec, wave, instr, d),
+        (_, K::F16) => dpp::check_arith::<F16>(spec, wave, instr, d),
+        (_, K::F32) => dpp::check_arith::<F32>(spec, wave, instr, d),
+        (_, K::F64) => dpp::check_arith::<F64>(spec, wave, instr, d),
     }?;
     dpp::lane_plan(spec, wave, instr, d).map(Some)
 }
@@ -246,10 +257,11 @@ pub(crate) fn validate(
 }
 
 /// A [`Violation`] in the executor's words.
-fn exec_error(spec: &TargetSpec, instr: &Instruction, v: Violation) -> ExecError {
+pub(super) fn exec_error(spec: &TargetSpec, instr: &Instruction, v: Violation) -> ExecError {
     let operand = match v.slot {
         Slot::Dst => "dst",
         Slot::Src1 => "src1",
+        Slot::Src2 => "src2",
         _ => "src0",
     };
     let modifier = |reason: &str| ExecError::InvalidModifier {
@@ -277,8 +289,10 @@ fn exec_error(spec: &TargetSpec, instr: &Instruction, v: Violation) -> ExecError
         Rule::SdwaWithoutSelectors => modifier("an SDWA instruction needs SDWA selectors"),
         Rule::SelectorsWithoutSdwa => modifier("SDWA selectors on a non-SDWA encoding"),
         Rule::SextOutsideSdwa => modifier("sext is an SDWA modifier"),
-        Rule::MissingSrc1 => missing_src1(),
-        Rule::ExtraSrc1 => invalid("src1", "FRACT takes one source"),
+        Rule::MissingSrc1 if instr.opcode.is_ldexp() => missing_src1(),
+        Rule::MissingSrc1 => invalid(operand, "the instruction needs this source"),
+        Rule::ExtraSrc1 => invalid(operand, "the instruction has no such source"),
+        Rule::KNotLiteral => invalid(operand, "K must be a literal"),
         Rule::DstNotVgpr => invalid("dst", "the destination must be a VGPR"),
         Rule::HalfNeeds16Bit => invalid(operand, "a register half needs a 16-bit operand"),
         Rule::NoHalves => invalid(

@@ -141,7 +141,7 @@ fn scalar_value(wave: &Wave, reg: ScalarReg, width: u32) -> Result<u64, ExecErro
 /// integer operands, whose float constants are the F16/F32 encodings of
 /// their width). `sel` is the SDWA selector and sign extension.
 #[allow(clippy::too_many_arguments)]
-fn read_operand(
+pub(super) fn read_operand(
     spec: &TargetSpec,
     wave: &Wave,
     operand: &'static str,

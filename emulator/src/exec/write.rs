@@ -16,7 +16,7 @@ use crate::wave::{Wave, MAX_LANES, NUM_VGPRS};
 /// kept and the left shift of the result. An F32 result takes the register;
 /// an F16 result its half (true16 high: bits 31:16), preserving the other
 /// half on true16 and GFX10 and zeroing it on GFX9.
-fn dst_placement<F: Format>(spec: &TargetSpec, part: Part) -> (u32, u32) {
+pub(super) fn dst_placement<F: Format>(spec: &TargetSpec, part: Part) -> (u32, u32) {
     let true16 = spec.true16.value;
     let zero_high = spec.f16_dst_high.value == F16DstHigh::Zero;
     if F::WIDTH == 32 {
@@ -232,22 +232,7 @@ pub(super) fn copied<O: Operation, F: Format>(
                 policy,
             );
         }
-        // An F16 result with dst_sel DWORD: its 16 bits zero-extended, or
-        // bits 31:16 kept (`sdwa_f16_dword_dst`) [open].
-        let dword = spec.sdwa_f16_dword_dst.map(|s| s.value);
-        let (unused, (shift, width)) = match (f16, sdwa.dst_sel, dword) {
-            (true, SdwaSel::Dword, Some(SdwaF16DwordDst::PreserveHigh)) => {
-                (DstUnused::Preserve, (0, 16))
-            }
-            _ => (sdwa.dst_unused, sdwa.dst_sel.field_bits()),
-        };
-        let dst = wave.vgpr_lanes_mut(index).ok_or(oob(index))?;
-        for (lane, (d, &v)) in dst.iter_mut().zip(&out).enumerate() {
-            if exec >> lane & 1 != 0 {
-                *d = unused.merge(*d, v, shift, width);
-            }
-        }
-        return Ok(());
+        return sdwa_merge::<F>(spec, wave, index, sdwa, exec, &out);
     }
     if F::WIDTH == 64 {
         let (lo, hi) = wave.vgpr_split(index, 2).ok_or(oob(index))?.dst();
@@ -262,6 +247,43 @@ pub(super) fn copied<O: Operation, F: Format>(
     write_back_gathered::<O, F>(io!(&mut *dst, &mut [], keep, shift, exec), gather, policy);
     if let Some((lanes, p)) = plain {
         write_back_gathered::<O, F>(io!(dst, &mut [], keep, shift, lanes), gather, &p);
+    }
+    Ok(())
+}
+
+/// The SDWA write of the results `out` (one per lane) into VGPR `index`:
+/// the `dst_sel` field of each active lane, the other bits as `dst_unused`
+/// says (docs/semantics.md §7.6).
+pub(super) fn sdwa_merge<F: Format>(
+    spec: &TargetSpec,
+    wave: &mut Wave,
+    index: usize,
+    sdwa: crate::instr::Sdwa,
+    exec: u64,
+    out: &[u32; MAX_LANES],
+) -> Result<(), ExecError> {
+    let f16 = F::KIND == FormatKind::F16;
+    // An F16 result with dst_sel DWORD: its 16 bits zero-extended, or
+    // bits 31:16 kept (`sdwa_f16_dword_dst`) [open].
+    let dword = spec.sdwa_f16_dword_dst.map(|s| s.value);
+    let (unused, (shift, width)) = match (f16, sdwa.dst_sel, dword) {
+        (true, SdwaSel::Dword, Some(SdwaF16DwordDst::PreserveHigh)) => {
+            (DstUnused::Preserve, (0, 16))
+        }
+        _ => (sdwa.dst_unused, sdwa.dst_sel.field_bits()),
+    };
+    let dst = wave
+        .vgpr_lanes_mut(index)
+        .ok_or(ExecError::RegisterOutOfRange {
+            operand: "dst",
+            kind: "vgpr",
+            index,
+            count: NUM_VGPRS,
+        })?;
+    for (lane, (d, &v)) in dst.iter_mut().zip(out).enumerate() {
+        if exec >> lane & 1 != 0 {
+            *d = unused.merge(*d, v, shift, width);
+        }
     }
     Ok(())
 }
@@ -293,6 +315,16 @@ pub(crate) mod fault {
     /// Break the write-back of this thread's executions until reset.
     pub(crate) fn set(fault: Fault) {
         FAULT.with(|f| f.set(fault));
+    }
+
+    /// The same breaks on an arithmetic write-back.
+    pub(in crate::exec) fn apply_arith(io: &mut crate::kernels::arith::ArithIo<'_>) {
+        match FAULT.with(Cell::get) {
+            Fault::None => {}
+            Fault::IgnoreExec => io.exec = u64::MAX,
+            Fault::ClobberOtherHalf => io.dst_keep = 0,
+            Fault::SkipHighLanes => io.exec &= 0xffff_ffff,
+        }
     }
 
     pub(super) fn apply(io: &mut WaveIo<'_>) {

@@ -10,7 +10,7 @@
 //! path's one lane at a time); `dispatch` (which loop and which
 //! instruction-set variant runs); `arith` (the arithmetic entry points:
 //! slices, and the executor's wave of register words).
-//! `classify` only describes a case for `explain`.
+//! `classify` and `classify_arith` only describe a case for `explain`.
 //!
 //! Every function here is integer arithmetic on raw encodings; no host
 //! floating-point operation touches an emulated value.
@@ -20,6 +20,7 @@ pub mod arith;
 pub mod arith_kernel;
 pub mod arith_loop;
 pub mod classify;
+pub mod classify_arith;
 pub mod dispatch;
 pub mod fma;
 pub mod format;

@@ -1,6 +1,5 @@
 //! The "scaled before rounding" order of OMOD for SDWA F16 results
-//! (`sdwa_f16_output: scaled_before_rounding`, docs/semantics.md §10) of
-//! FRACT, LDEXP and the arithmetic ([`ScaledBeforeRounding::arith_lane`]): OMOD
+//! (`sdwa_f16_output: scaled_before_rounding`, docs/semantics.md §10): OMOD
 //! scales the exact result by 2, 4 or 1/2 and the scaled value is rounded
 //! to the format once, instead of OMOD acting on the rounded result
 //! ([`super::modifiers::output_modifiers`], the measured "rounded" order).
@@ -14,7 +13,7 @@
 //! tiny-result flush ([`Policy::flush_tiny`]) still holds; CLAMP follows.
 
 use super::add::{add_rounded, AddSign};
-use super::arith_kernel::{ArithOp, SourceModifiers};
+use super::arith_kernel::ArithOp;
 use super::fma::fma_rounded;
 use super::format::Format;
 use super::fract::fract_rounded;
@@ -80,19 +79,21 @@ impl<F: Format> ScaledBeforeRounding<F> {
         };
         output_modifiers::<F>(scaled, &self.clamp_only).to_u64()
     }
+}
 
-    /// One lane's result of the arithmetic `op` (ADD, SUB, SUBREV, MUL;
-    /// FMA too, though it has no SDWA form) on the raw sources `src` in
-    /// encoding order, each with its ABS/NEG in `mods`: OMOD scales the
-    /// exact result, which is rounded once (with the output flush and
-    /// OMOD's tiny-result flush), then CLAMP.
-    pub fn arith_lane(&self, op: ArithOp, src: [u64; 3], mods: SourceModifiers) -> u64 {
+impl<F: Format> ScaledBeforeRounding<F> {
+    /// One lane of the arithmetic operation `op` (ADD, SUB, SUBREV, MUL,
+    /// FMA) on the raw sources `src` (encoding order; `src[2]` read by FMA
+    /// only) with each source's ABS/NEG `mods`: the kernel's own steps
+    /// (`add_rounded`, `mul_rounded`, `fma_rounded`) with OMOD's power added
+    /// to the exact result's exponent before its one rounding (with the
+    /// output flush and OMOD's tiny-result flush), then CLAMP. NaN, infinite
+    /// and invalid lanes are as in the kernel (OMOD leaves them alone).
+    pub fn arith_lane(&self, op: ArithOp, src: [u64; 3], mods: &[SourceMods<F>; 3]) -> u64 {
         let k = self.omod_power;
         let p = &self.own;
-        let [a, b, c] = [0, 1, 2].map(|i| {
-            let m = SourceMods::<F>::new(mods.abs[i], mods.neg[i]);
-            prepare_operand::<F>(F::Lane::from_u64(src[i]), &m, p)
-        });
+        let [a, b, c] =
+            [0, 1, 2].map(|i| prepare_operand::<F>(F::Lane::from_u64(src[i]), &mods[i], p));
         let r = match op {
             ArithOp::Add => add_rounded::<F>(AddSign::Add, a, b, p, k),
             ArithOp::Sub => add_rounded::<F>(AddSign::Sub, a, b, p, k),
