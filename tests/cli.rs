@@ -37,12 +37,12 @@ fn replay_of_the_bundled_corpus_passes() {
     };
     assert_eq!(
         row("gfx1201"),
-        Some(vec!["gfx1201", "74", "74", "0"]),
+        Some(vec!["gfx1201", "98", "98", "0"]),
         "{out}"
     );
     assert_eq!(
         row("gfx1030"),
-        Some(vec!["gfx1030", "15", "15", "0"]),
+        Some(vec!["gfx1030", "22", "22", "0"]),
         "{out}"
     );
 }
