@@ -48,11 +48,14 @@ fn first_word(rng: &mut Rng) -> u32 {
             };
             (w & 0x01ff_ffff) | (op << 25)
         }
-        // VOP3 with a FRACT/LDEXP opcode.
+        // VOP3 with a FRACT/LDEXP or an arithmetic opcode of some family
+        // (ADD/MUL/FMA in F16/F32/F64, FMAC; GFX9, GFX10, GFX11/12).
         4..=6 => {
             let ops = [
                 0x188u32, 0x15b, 0x172, 0x133, 0x288, 0x284, 0x1df, 0x1a0, 0x1be, 0x13b, 0x362,
-                0x168, 0x31c, 0x32b,
+                0x168, 0x31c, 0x32b, 0x101, 0x105, 0x11f, 0x206, 0x1cb, 0x1cc, 0x280, 0x281, 0x103,
+                0x108, 0x132, 0x12b, 0x136, 0x34b, 0x14b, 0x14c, 0x164, 0x165, 0x248, 0x213, 0x214,
+                0x327, 0x328,
             ];
             let op = ops[(rng.next() % ops.len() as u64) as usize];
             let enc = if rng.next().is_multiple_of(2) {
@@ -78,7 +81,7 @@ fn first_word(rng: &mut Rng) -> u32 {
 /// (a literal whose value is an inline constant, or a 64-bit literal):
 /// those are the only inputs where disassembly is not a fixed point.
 fn non_canonical_literal(i: &Instruction) -> bool {
-    [Some(i.src0), i.src1]
+    [Some(i.src0), i.src1, i.src2]
         .into_iter()
         .flatten()
         .any(|o| matches!(o, Operand::Literal(_) | Operand::Literal64(_)))
@@ -100,20 +103,23 @@ fn without_reserved(i: Instruction) -> Instruction {
 /// Whether an instruction reads `null`, a GFX9 register half or a special
 /// source: the operands whose names LLVM's assembler may refuse.
 fn uses_special(i: &Instruction) -> bool {
-    [Some(i.src0), i.src1].into_iter().flatten().any(|o| {
-        matches!(
-            o,
-            Operand::Special(_)
-                | Operand::Scalar {
-                    reg: ScalarReg::Null
-                        | ScalarReg::FlatScratchLo
-                        | ScalarReg::FlatScratchHi
-                        | ScalarReg::XnackMaskLo
-                        | ScalarReg::XnackMaskHi,
-                    ..
-                }
-        )
-    })
+    [Some(i.src0), i.src1, i.src2]
+        .into_iter()
+        .flatten()
+        .any(|o| {
+            matches!(
+                o,
+                Operand::Special(_)
+                    | Operand::Scalar {
+                        reg: ScalarReg::Null
+                            | ScalarReg::FlatScratchLo
+                            | ScalarReg::FlatScratchHi
+                            | ScalarReg::XnackMaskLo
+                            | ScalarReg::XnackMaskHi,
+                        ..
+                    }
+            )
+        })
 }
 
 /// How far random machine code got.
