@@ -87,12 +87,17 @@ fn non_canonical_literal(i: &Instruction) -> bool {
         .any(|o| matches!(o, Operand::Literal(_) | Operand::Literal64(_)))
 }
 
-/// `i` without the reserved DPP/SDWA bits it keeps: what its text (which
-/// has no syntax for them) assembles to, as LLVM re-encodes the word.
+/// `i` without the reserved DPP/SDWA bits it keeps (and the DPP src1
+/// ABS/NEG bits of LDEXP's integer src1): what its text (which has no
+/// syntax for them) assembles to, as LLVM re-encodes the word.
 fn without_reserved(i: Instruction) -> Instruction {
     Instruction {
         dpp: match i.dpp {
-            Some(Dpp::Dpp16(d)) => Some(Dpp::Dpp16(Dpp16 { reserved: 0, ..d })),
+            Some(Dpp::Dpp16(d)) => Some(Dpp::Dpp16(Dpp16 {
+                reserved: 0,
+                src1_bits: 0,
+                ..d
+            })),
             other => other,
         },
         sdwa: i.sdwa.map(|s| Sdwa { reserved: 0, ..s }),
@@ -190,6 +195,10 @@ fn run(per_target: usize, seed: u64) -> Reached {
             match assemble(target, &text) {
                 Ok(b) if b == bytes[..used] => {}
                 _ if non_canonical_literal(&instr) => {}
+                // A DPP control that is reserved or not on the target:
+                // printed as LLVM prints it, with a comment that its
+                // assembler (and ours) cannot read back.
+                _ if text.contains("/*") => {}
                 // Reserved DPP/SDWA bits (LLVM ignores them) have no
                 // syntax: the text assembles to the word without them.
                 Ok(b) if decode(target, &b).ok() == Some((without_reserved(instr), used)) => {}
