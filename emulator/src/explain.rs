@@ -315,22 +315,9 @@ fn explain_format<F: Format>(
             LdexpCase::Nan => format!("NaN source: {}", nan_text(&p)),
             LdexpCase::PassThrough => "infinity or zero: passed through unchanged".into(),
             LdexpCase::Normal => "result in the normal range: exact".into(),
-            LdexpCase::Overflow => {
-                let how = if p.saturate_overflow {
-                    "FP16_OVFL=1 saturates to the largest finite value".to_string()
-                } else if bits & F::ABS_MASK == F::INF {
-                    format!("{} gives infinity", p.round.name())
-                } else {
-                    format!("{} gives the largest finite value", p.round.name())
-                };
-                format!("overflow: {how}")
-            }
+            LdexpCase::Overflow => overflow_text::<F>(&p, bits),
             LdexpCase::Tiny if r.flushed => {
-                let why = if !p.keep_output_denorm {
-                    "output subnormals are flushed"
-                } else {
-                    "OMOD is effective"
-                };
+                let why = flush_reason(&p);
                 format!("tiny at full precision (below the smallest normal before rounding); flushed to a signed zero because {why}")
             }
             LdexpCase::Tiny => format!(
@@ -531,22 +518,9 @@ fn explain_arith<F: Format>(
             "the exact result is zero: its sign by the zero rules ({})",
             p.round.name()
         ),
-        ArithCase::Rounded(r) if r.overflow => {
-            let how = if p.saturate_overflow {
-                "FP16_OVFL=1 saturates to the largest finite value".to_string()
-            } else if rounded & F::ABS_MASK == F::INF {
-                format!("{} gives infinity", p.round.name())
-            } else {
-                format!("{} gives the largest finite value", p.round.name())
-            };
-            format!("overflow: {how}")
-        }
+        ArithCase::Rounded(r) if r.overflow => overflow_text::<F>(&p, rounded),
         ArithCase::Rounded(r) if r.flushed => {
-            let why = if !p.keep_output_denorm {
-                "output subnormals are flushed"
-            } else {
-                "OMOD is effective"
-            };
+            let why = flush_reason(&p);
             let tiny = match p.tininess {
                 Tininess::AfterRounding => format!(
                     "tiny after rounding (below the smallest normal once rounded to {} bits)",
@@ -719,5 +693,27 @@ fn nan_text(p: &Policy) -> &'static str {
         "the quiet bit is set, sign and payload kept"
     } else {
         "returned unchanged (signalling NaNs are kept when MODE.IEEE=0 on this target)"
+    }
+}
+
+/// The overflow step's words for the result `bits` (FRACT never
+/// overflows; LDEXP and the arithmetic share this).
+fn overflow_text<F: Format>(p: &Policy, bits: u64) -> String {
+    let how = if p.saturate_overflow {
+        "FP16_OVFL=1 saturates to the largest finite value".to_string()
+    } else if bits & F::ABS_MASK == F::INF {
+        format!("{} gives infinity", p.round.name())
+    } else {
+        format!("{} gives the largest finite value", p.round.name())
+    };
+    format!("overflow: {how}")
+}
+
+/// Why a tiny result was flushed to a signed zero.
+fn flush_reason(p: &Policy) -> &'static str {
+    if !p.keep_output_denorm {
+        "output subnormals are flushed"
+    } else {
+        "OMOD is effective"
     }
 }
