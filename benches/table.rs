@@ -4,7 +4,8 @@
 //! 4,194,304 lanes of the standard input mix in 64-lane chunks, one call per
 //! chunk, median of 3 passes, on every path: SIMD as dispatched, SIMD per
 //! available instruction-set level, the scalar per-lane kernels, a naive
-//! host-float loop and a rustc_apfloat reference. Then one wave64
+//! host-float loop and a rustc_apfloat reference; then every level against
+//! the SSE2 baseline per row, in interleaved short passes. Then one wave64
 //! `amdgpu_valu::execute` end to end against the bare kernel on 64 lanes,
 //! and DPP16 `v_fract_f32` against its non-DPP form: short passes of the
 //! two alternating, the fastest of each.
@@ -357,6 +358,116 @@ fn arith_goals(words: &[&String]) {
     }
 }
 
+/// A short pass of `O` (or, with `arith`, that arithmetic operation) in
+/// format `F` compiled for `isa`, over 16 Ki lanes of `case` in 64-lane
+/// calls: returns Mlanes/s.
+fn level_pass<O: Naive, F: Format>(isa: Isa, case: Case, arith: Option<ArithOp>) -> Pass {
+    const N: usize = 1 << 14;
+    let inputs = |seed: u64| case.inputs::<F>(N, seed);
+    let ((a, e), (b, _), (c, _)) = (inputs(0xa11), inputs(0xb22), inputs(0xc33));
+    let p = case.policy::<F>();
+    let mut d = vec![F::Bits::default(); N];
+    Box::new(move || {
+        let start = Instant::now();
+        let (a, b, c, e) = black_box((&a, &b, &c, &e));
+        for i in (0..N).step_by(CHUNK) {
+            let r = i..i + CHUNK;
+            let out = &mut d[r.clone()];
+            if let Some(op) = arith {
+                let s = [&a[r.clone()], &b[r.clone()], &c[r]];
+                arith_slices_isa::<F>(isa, op, &p, SourceModifiers::default(), s, out);
+            } else {
+                dispatch::run_on::<O, F, _>(
+                    isa,
+                    &mut Slices::<F>::new(&a[r.clone()], &e[r], out),
+                    &p,
+                );
+            }
+        }
+        black_box(&d);
+        N as f64 / start.elapsed().as_secs_f64() / 1e6
+    })
+}
+
+/// Every instruction-set level against the SSE2 baseline, per row (the
+/// goal: x86-64-v2 at least 1.2x baseline on every row; printed, never
+/// asserted): 200 rounds of short passes of every row and level in turn,
+/// the fastest of each, so each ratio compares two variants under the
+/// same machine load.
+fn isa_goals(wanted: &dyn Fn(&str) -> bool) {
+    type Make = fn(Isa, Case, Option<ArithOp>) -> Pass;
+    let mut rows: Vec<(String, Case, Option<ArithOp>, Make)> = Vec::new();
+    let ops: [(&str, Make, Make, Make); 2] = [
+        (
+            "fract",
+            level_pass::<Fract, F16>,
+            level_pass::<Fract, F32>,
+            level_pass::<Fract, F64>,
+        ),
+        (
+            "ldexp",
+            level_pass::<Ldexp, F16>,
+            level_pass::<Ldexp, F32>,
+            level_pass::<Ldexp, F64>,
+        ),
+    ];
+    for (name, f16, f32, f64) in ops {
+        for (fmt, make) in [("f16", f16), ("f32", f32), ("f64", f64)] {
+            rows.extend(Case::ALL.map(|c| (format!("v_{name}_{fmt}"), c, None, make)));
+        }
+    }
+    for op in [ArithOp::Add, ArithOp::Mul, ArithOp::Fma] {
+        let fmts: [(&str, Make); 3] = [
+            ("f16", level_pass::<Fract, F16>),
+            ("f32", level_pass::<Fract, F32>),
+            ("f64", level_pass::<Fract, F64>),
+        ];
+        for (fmt, make) in fmts {
+            rows.push((
+                format!("v_{}_{fmt}", op.name()),
+                Case::Default,
+                Some(op),
+                make,
+            ));
+        }
+    }
+    rows.retain(|r| wanted(&r.0));
+    let levels: Vec<Isa> = dispatch::available().collect();
+    let mut passes: Vec<Pass> = rows
+        .iter()
+        .flat_map(|&(_, case, op, make)| levels.iter().map(move |&i| make(i, case, op)))
+        .collect();
+    let mut best = vec![0f64; passes.len()];
+    for _ in 0..200 {
+        for (b, pass) in best.iter_mut().zip(passes.iter_mut()) {
+            *b = b.max(pass());
+        }
+    }
+    let names: Vec<&str> = levels.iter().map(|i| i.name()).collect();
+    let col = |isa: Isa| levels.iter().position(|&i| i == isa);
+    println!();
+    println!("Instruction-set levels, fastest of 200 interleaved short passes (16 Ki lanes in 64-lane calls), Mlanes/s:");
+    println!(
+        "| instruction | case | {} | x86-64-v2 / baseline | goal | |",
+        names.join(" | ")
+    );
+    println!("|---|---|{}---:|---:|---|", "---:|".repeat(levels.len()));
+    for (row, rates) in rows.iter().zip(best.chunks(levels.len())) {
+        let cells: Vec<String> = rates.iter().map(|m| format!("{m:.0}")).collect();
+        let ratio = match (col(Isa::X86V2), col(Isa::Baseline)) {
+            (Some(v2), Some(b)) => rates[v2] / rates[b],
+            _ => f64::NAN,
+        };
+        let met = if ratio >= 1.2 { "met" } else { "NOT met" };
+        let case = row.1.name();
+        println!(
+            "| {} | {case} | {} | {ratio:.2} | 1.2 | {met} |",
+            row.0,
+            cells.join(" | ")
+        );
+    }
+}
+
 /// A pass of wave64 `execute` calls of one instruction (`opcode`, `enc`,
 /// `dpp`) on gfx1201, cycling through 32 source registers (2048 distinct
 /// inputs): `calls` executes per call of the returned closure. Also the
@@ -484,12 +595,22 @@ fn main() {
     let words: Vec<&String> = args.iter().filter(|a| !a.starts_with("--")).collect();
     let wanted = |name: &str| words.iter().all(|w| name.contains(w.as_str()));
     let selected: Vec<&str> = dispatch::available().map(Isa::name).collect();
+    let forced = if dispatch::selected() == dispatch::best() {
+        String::new()
+    } else {
+        format!(", forced by {}", dispatch::FORCE_ISA_ENV)
+    };
     println!("amdgpu-valu kernel speed: {LANES} lanes per pass in {CHUNK}-lane calls, median of {PASSES} passes");
     println!(
-        "instruction-set levels available: {} (dispatched: {})",
+        "instruction-set levels available: {} (dispatched: {}{forced})",
         selected.join(", "),
         dispatch::selected().name()
     );
+    if args.iter().any(|a| a == "--isa") {
+        // Only the interleaved measurement of the levels.
+        isa_goals(&wanted);
+        return;
+    }
     println!();
 
     let mut rows = Vec::new();
@@ -544,6 +665,7 @@ fn main() {
     }
 
     arith_goals(&words);
+    isa_goals(&wanted);
 
     if !e2e_on {
         return;

@@ -21,6 +21,7 @@ mod reference;
 use std::time::Instant;
 
 use amdgpu_valu::__testing::kernels::arith::{arith_slices, ArithOp, SourceModifiers};
+use amdgpu_valu::__testing::kernels::dispatch;
 use amdgpu_valu::__testing::kernels::{
     ClampNan, FloatRules, Mode, Modifiers, OmodGate, Policy, SnanPolicy, SubNan, Tininess, F16,
 };
@@ -350,8 +351,9 @@ fn exhaustive() {
     );
     total += bad;
     println!(
-        "F16 exhaustive: {total} mismatches in {:.1} s",
-        start.elapsed().as_secs_f64()
+        "F16 exhaustive: {total} mismatches in {:.1} s (SIMD variant {})",
+        start.elapsed().as_secs_f64(),
+        dispatch::selected().name()
     );
     assert_eq!(total, 0);
 }

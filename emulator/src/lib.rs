@@ -81,7 +81,12 @@
 //!   [`lanes::has_format`].
 //!
 //! The kernel path can be forced to the per-lane scalar kernels with the
-//! environment variable `AMDGPU_VALU_FORCE_SCALAR=1` (same results).
+//! environment variable `AMDGPU_VALU_FORCE_SCALAR=1` (same results). On
+//! x86_64 the vectorised kernels are compiled for AVX-512, AVX2, x86-64-v2
+//! and the SSE2 baseline, and the best the CPU has runs;
+//! `AMDGPU_VALU_FORCE_ISA=baseline|x86-64-v2|avx2|avx512` forces one (same
+//! results; a level the CPU lacks is refused with a message on standard
+//! error and the best one runs).
 //!
 //! Every function that takes outside input returns a `Result`; none
 //! panics on bad input.

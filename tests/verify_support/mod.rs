@@ -6,6 +6,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+use amdgpu_valu::__testing::kernels::dispatch;
 use amdgpu_valu::__testing::kernels::format::{Format, FormatKind, F16};
 use amdgpu_valu::__testing::kernels::{run, Fract, KernelPath, Ldexp, Slices};
 use amdgpu_valu::__testing::kernels::{
@@ -138,7 +139,11 @@ impl Report {
     /// Print the summary and fail on any mismatch.
     pub fn finish(self) {
         let mut failed = 0;
-        println!("verify ({}) summary:", self.scope);
+        println!(
+            "verify ({}) summary, SIMD path in the {} variant:",
+            self.scope,
+            dispatch::selected().name()
+        );
         for l in &self.lines {
             println!("{}", render(l).lines().next().unwrap_or_default());
             failed += l.kernel.mismatches + l.exec.mismatches;

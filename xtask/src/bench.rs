@@ -1,6 +1,8 @@
-//! `cargo xtask bench [WORDS...] [--no-e2e] [--min] [--path=WORD] [--goals]`:
-//! print the kernel speed table (`--goals`: only the arithmetic goals,
-//! measured in interleaved short passes).
+//! `cargo xtask bench [WORDS...] [--no-e2e] [--min] [--path=WORD] [--goals]
+//! [--isa]`: print the kernel speed table (`--goals`: only the arithmetic
+//! goals, `--isa`: only the instruction-set levels against the baseline,
+//! each measured in interleaved short passes). `AMDGPU_VALU_FORCE_ISA`
+//! chooses the dispatched level.
 //!
 //! `cargo xtask bench replay [--rows N] [--runs N] [--jobs N] [--baseline
 //! BIN]`: replay a generated capture file of N rows (default 1,000,000) and

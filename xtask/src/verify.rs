@@ -1,4 +1,4 @@
-//! `cargo xtask verify [--exhaustive]`: the kernels against the reference
+//! `cargo xtask verify [--exhaustive] [--isa LEVEL]`: the kernels against the reference
 //! models (`tests/reference/`), bit for bit, through `tests/verify.rs`
 //! (FRACT, LDEXP) and `tests/verify_f16.rs` (F16 ADD, MUL, FMA against the
 //! exact integer model).
@@ -9,6 +9,11 @@
 //!   generated cases per instruction and F32/F64 format; every pair of F16
 //!   inputs of ADD and MUL in two settings and 2^26 stratified F16 FMA
 //!   triples per setting; in release mode on every core.
+//!
+//! `--isa LEVEL` (`baseline`, `x86-64-v2`, `avx2`, `avx512`) runs the SIMD
+//! path in that instruction-set variant, by setting `AMDGPU_VALU_FORCE_ISA`
+//! for the tests (a level the CPU lacks falls back to the best one, with a
+//! message; the summary names the variant that ran).
 //!
 //! The test binary prints, per instruction and format, the cases compared,
 //! the mismatches (the first few as replay rows in the capture format of
@@ -21,14 +26,28 @@ use std::time::Instant;
 
 /// Run the verification; `args` are the words after `verify`.
 pub fn run(args: &[String]) -> ExitCode {
+    // The names of `kernels::dispatch::Isa` (the xtask does not link the crate).
+    const LEVELS: [&str; 4] = ["baseline", "x86-64-v2", "avx2", "avx512"];
+    const USAGE: &str = "cargo xtask verify [--exhaustive] [--isa baseline|x86-64-v2|avx2|avx512]";
     let mut exhaustive = false;
-    for a in args {
+    let mut isa = None;
+    let mut args = args.iter();
+    while let Some(a) = args.next() {
         match a.as_str() {
             "--exhaustive" => exhaustive = true,
+            "--isa" => match args.next() {
+                Some(level) if LEVELS.contains(&level.as_str()) => isa = Some(level.clone()),
+                Some(level) => {
+                    eprintln!("verify: `{level}` is not a level (usage: {USAGE})");
+                    return ExitCode::from(2);
+                }
+                None => {
+                    eprintln!("verify: --isa needs a level (usage: {USAGE})");
+                    return ExitCode::from(2);
+                }
+            },
             other => {
-                eprintln!(
-                    "verify: unknown argument `{other}` (usage: cargo xtask verify [--exhaustive])"
-                );
+                eprintln!("verify: unknown argument `{other}` (usage: {USAGE})");
                 return ExitCode::from(2);
             }
         }
@@ -44,6 +63,9 @@ pub fn run(args: &[String]) -> ExitCode {
     } else {
         cmd.arg("--");
     }
+    if let Some(level) = &isa {
+        cmd.env("AMDGPU_VALU_FORCE_ISA", level);
+    }
     // One test at a time so the report lines do not interleave; the
     // exhaustive test spreads its own work over every core.
     cmd.args(["--nocapture", "--test-threads=1"]);
@@ -51,6 +73,10 @@ pub fn run(args: &[String]) -> ExitCode {
         "exhaustive"
     } else {
         "default subset"
+    };
+    let what = match &isa {
+        Some(level) => format!("{what}, AMDGPU_VALU_FORCE_ISA={level}"),
+        None => what.to_string(),
     };
     println!("verify ({what}): {cmd:?}");
     let start = Instant::now();

@@ -1,23 +1,33 @@
 //! The driver from the executor into the kernels: which path runs the lane
 //! loop, and the run-time choice of its instruction-set variant.
 //!
-//! The vectorised lane loops of `lane_loop` are compiled three times on
-//! x86_64: for the baseline target, for AVX2 and for AVX-512, each variant a
+//! The vectorised lane loops of `lane_loop` are compiled four times on
+//! x86_64: for the baseline target (SSE2), for x86-64-v2 (SSE3, SSSE3,
+//! SSE4.1, SSE4.2, POPCNT), for AVX2 and for AVX-512, each variant a
 //! `#[target_feature]` function that inlines the same generic source. The
 //! best variant the CPU supports is detected once and cached; every variant
-//! gives identical bits (tested by calling each one directly). Other
-//! architectures compile only the baseline variant (NEON on aarch64).
+//! gives identical bits (tested by calling each one directly, and by running
+//! the whole suite with each one forced). Other architectures compile only
+//! the baseline variant (NEON on aarch64).
+//!
+//! The level can be forced process-wide, for users and for testing: with
+//! [`force_isa`], or by setting `AMDGPU_VALU_FORCE_ISA` to a level's
+//! [`Isa::name`] (`baseline`, `x86-64-v2`, `avx2`, `avx512`; read once, at
+//! the first dispatched call). A level this CPU lacks is refused: the setter
+//! returns an error, and the variable falls back to the best level with a
+//! message on standard error.
 //!
 //! The scalar path (the same kernel, one lane at a time) stays selectable:
 //! process-wide with [`set_kernel_path`], or by setting
 //! `AMDGPU_VALU_FORCE_SCALAR=1` in the environment (read once, at the first
-//! dispatched call). [`last_variant`] reports what actually ran on the
-//! calling thread, so a silent fallback to the scalar loop cannot pass for
-//! SIMD.
+//! dispatched call; it wins over a forced level). [`last_variant`] reports
+//! what actually ran on the calling thread, so a silent fallback to the
+//! scalar loop or to another level cannot pass for the one asked for.
 //!
 //! This module and `gather` hold the crate's only `unsafe`: here, calling a
 //! `#[target_feature]` function from code compiled without those features.
-//! Each call site checks that the CPU has every enabled feature first.
+//! Each call site runs a level only after `Isa::is_available` checked that
+//! the CPU has every feature its function enables.
 
 #![allow(unsafe_code)]
 
@@ -44,6 +54,8 @@ pub enum KernelPath {
 pub enum Isa {
     /// The compilation target's baseline (SSE2 on x86_64, NEON on aarch64).
     Baseline,
+    /// x86_64 psABI level x86-64-v2: SSE3, SSSE3, SSE4.1, SSE4.2, POPCNT.
+    X86V2,
     /// x86_64 AVX2 (with BMI1/BMI2/LZCNT).
     Avx2,
     /// x86_64 AVX-512 F/BW/CD/DQ/VL.
@@ -52,14 +64,31 @@ pub enum Isa {
 
 impl Isa {
     /// Every level, lowest first.
-    pub const ALL: [Isa; 3] = [Isa::Baseline, Isa::Avx2, Isa::Avx512];
+    pub const ALL: [Isa; 4] = [Isa::Baseline, Isa::X86V2, Isa::Avx2, Isa::Avx512];
 
-    /// Short name (`baseline`, `avx2`, `avx512`).
+    /// Short name (`baseline`, `x86-64-v2`, `avx2`, `avx512`), as
+    /// `AMDGPU_VALU_FORCE_ISA` takes it.
     pub fn name(self) -> &'static str {
         match self {
             Isa::Baseline => "baseline",
+            Isa::X86V2 => "x86-64-v2",
             Isa::Avx2 => "avx2",
             Isa::Avx512 => "avx512",
+        }
+    }
+
+    /// The level named `name` ([`Isa::name`]), if any.
+    pub fn from_name(name: &str) -> Option<Isa> {
+        Isa::ALL.into_iter().find(|i| i.name() == name)
+    }
+
+    /// The CPU features the level's variant is compiled with, for messages.
+    pub fn features(self) -> &'static str {
+        match self {
+            Isa::Baseline => "the build target's own",
+            Isa::X86V2 => "sse3, ssse3, sse4.1, sse4.2, popcnt",
+            Isa::Avx2 => "avx2, bmi1, bmi2, lzcnt",
+            Isa::Avx512 => "avx2, bmi1, bmi2, lzcnt, avx512f/bw/cd/dq/vl",
         }
     }
 
@@ -68,6 +97,15 @@ impl Isa {
     pub fn is_available(self) -> bool {
         match self {
             Isa::Baseline => true,
+            #[cfg(target_arch = "x86_64")]
+            Isa::X86V2 => {
+                // The features enabled on `x86::x86_64_v2`.
+                std::is_x86_feature_detected!("sse3")
+                    && std::is_x86_feature_detected!("ssse3")
+                    && std::is_x86_feature_detected!("sse4.1")
+                    && std::is_x86_feature_detected!("sse4.2")
+                    && std::is_x86_feature_detected!("popcnt")
+            }
             #[cfg(target_arch = "x86_64")]
             Isa::Avx2 => {
                 // The features enabled on `x86::avx2`.
@@ -87,15 +125,16 @@ impl Isa {
                     && std::is_x86_feature_detected!("avx512vl")
             }
             #[cfg(not(target_arch = "x86_64"))]
-            Isa::Avx2 | Isa::Avx512 => false,
+            Isa::X86V2 | Isa::Avx2 | Isa::Avx512 => false,
         }
     }
 
     fn code(self) -> u8 {
         match self {
             Isa::Baseline => 1,
-            Isa::Avx2 => 2,
-            Isa::Avx512 => 3,
+            Isa::X86V2 => 2,
+            Isa::Avx2 => 3,
+            Isa::Avx512 => 4,
         }
     }
 
@@ -113,21 +152,100 @@ pub enum Variant {
     Simd(Isa),
 }
 
-/// Cached [`selected`]: 0 until detected, else `Isa::code`.
+/// A forced level the CPU lacks ([`force_isa`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IsaUnavailable(pub Isa);
+
+impl core::fmt::Display for IsaUnavailable {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(
+            f,
+            "this CPU cannot run the {} kernel variant (it needs {})",
+            self.0.name(),
+            self.0.features()
+        )
+    }
+}
+
+impl std::error::Error for IsaUnavailable {}
+
+/// The environment variable that forces an instruction-set level.
+pub const FORCE_ISA_ENV: &str = "AMDGPU_VALU_FORCE_ISA";
+
+/// Cached [`selected`]: 0 until decided, else `Isa::code`.
 static SELECTED: AtomicU8 = AtomicU8::new(0);
 
-/// The best level this CPU supports, detected on first use and cached.
-pub fn selected() -> Isa {
-    if let Some(isa) = Isa::from_code(SELECTED.load(Ordering::Relaxed)) {
-        return isa;
-    }
-    let isa = Isa::ALL
+/// The best level this CPU supports.
+pub fn best() -> Isa {
+    Isa::ALL
         .into_iter()
         .rev()
         .find(|i| i.is_available())
-        .unwrap_or(Isa::Baseline);
+        .unwrap_or(Isa::Baseline)
+}
+
+/// The level the SIMD path runs: the one forced by [`force_isa`] or
+/// `AMDGPU_VALU_FORCE_ISA` (read once, on first use), else the best this
+/// CPU supports ([`best`]). Decided once and cached.
+#[inline]
+pub fn selected() -> Isa {
+    match Isa::from_code(SELECTED.load(Ordering::Relaxed)) {
+        Some(isa) => isa,
+        None => select_from_env(),
+    }
+}
+
+#[cold]
+fn select_from_env() -> Isa {
+    let isa = match std::env::var(FORCE_ISA_ENV) {
+        Err(std::env::VarError::NotPresent) => best(),
+        Ok(v) if v.is_empty() => best(),
+        Ok(v) => match Isa::from_name(&v) {
+            Some(isa) if isa.is_available() => isa,
+            Some(isa) => {
+                eprintln!(
+                    "amdgpu-valu: {FORCE_ISA_ENV}={v} ignored: {}; running {}",
+                    IsaUnavailable(isa),
+                    best().name()
+                );
+                best()
+            }
+            None => {
+                let names: Vec<&str> = Isa::ALL.into_iter().map(Isa::name).collect();
+                eprintln!(
+                    "amdgpu-valu: {FORCE_ISA_ENV}={v} ignored: not one of {}; running {}",
+                    names.join(", "),
+                    best().name()
+                );
+                best()
+            }
+        },
+        Err(std::env::VarError::NotUnicode(v)) => {
+            eprintln!(
+                "amdgpu-valu: {FORCE_ISA_ENV}={v:?} ignored: not a level name; running {}",
+                best().name()
+            );
+            best()
+        }
+    };
+    // A concurrent force_isa wins over the environment.
+    match SELECTED.compare_exchange(0, isa.code(), Ordering::Relaxed, Ordering::Relaxed) {
+        Ok(_) => isa,
+        Err(_) => selected(),
+    }
+}
+
+/// Force the level of the SIMD path for every later call in the process
+/// (overrides the environment); `None` returns to the best level. A level
+/// this CPU lacks is refused, changing nothing.
+pub fn force_isa(isa: Option<Isa>) -> Result<(), IsaUnavailable> {
+    let isa = match isa {
+        Some(isa) if !isa.is_available() => return Err(IsaUnavailable(isa)),
+        Some(isa) => isa,
+        None => best(),
+    };
     SELECTED.store(isa.code(), Ordering::Relaxed);
-    isa
+    Ok(())
 }
 
 /// Every level this CPU supports, lowest first.
@@ -243,18 +361,23 @@ pub fn run_job_on<J: WaveJob>(isa: Isa, job: &mut J) -> bool {
     true
 }
 
-/// [`run_job_on`] for an `isa` already known to be available (`selected()`).
+/// [`run_job_on`] for an `isa` already known to be available: `selected()`
+/// holds only levels that passed `is_available()` (`best`, `force_isa` and
+/// `select_from_env` check it), and `run_job_on` checks it itself.
 #[inline]
 fn run_simd<J: WaveJob>(isa: Isa, job: &mut J) {
     record(Variant::Simd(isa));
     match isa {
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: `isa` is `selected()` or passed `is_available()` in
-        // `run_job_on`; both checked every feature `x86::avx512` enables.
+        // SAFETY: `isa` passed `is_available()` (see above), which checked
+        // every feature `x86::avx512` enables.
         Isa::Avx512 => unsafe { x86::avx512(job) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above, for the features of `x86::avx2`.
         Isa::Avx2 => unsafe { x86::avx2(job) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above, for the features of `x86::x86_64_v2`.
+        Isa::X86V2 => unsafe { x86::x86_64_v2(job) },
         _ => baseline(job),
     }
 }
@@ -279,6 +402,14 @@ mod x86 {
     #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt")]
     #[inline(never)]
     pub(super) fn avx2<J: super::WaveJob>(job: &mut J) {
+        job.wave();
+    }
+
+    /// The x86-64-v2 variant; the feature list matches
+    /// `Isa::X86V2::is_available`.
+    #[target_feature(enable = "sse3,ssse3,sse4.1,sse4.2,popcnt")]
+    #[inline(never)]
+    pub(super) fn x86_64_v2<J: super::WaveJob>(job: &mut J) {
         job.wave();
     }
 }

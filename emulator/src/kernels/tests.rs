@@ -1,6 +1,7 @@
 //! The vectorised lane loops, on every instruction-set variant this CPU
-//! has and on both lane containers, against the scalar path (the same
-//! kernel, one lane at a time).
+//! has (SSE2 baseline, x86-64-v2, AVX2, AVX-512: `Isa::ALL`) and on both
+//! lane containers, against the scalar path (the same kernel, one lane at a
+//! time).
 //!
 //! The default run is short (a few seconds at the test profile's opt-level):
 //! every F16 encoding under a sample of policies, and seeded random hard
@@ -103,6 +104,8 @@ fn check<O: Operation, F: Format>(src: &[F::Bits], exp: &[i32], p: &Policy) {
             );
         }
     }
+    // Every level this CPU has ran (baseline, x86-64-v2, AVX2, AVX-512).
+    assert_eq!(ran, dispatch::available().count());
     assert!(ran >= 1, "the baseline variant always runs");
     check_io::<O, F>(src, exp, p);
 }
