@@ -10,9 +10,7 @@ use core::ops::Range;
 use amdgpu_valu::lanes::{ArithMods, LaneBits, LaneOp, Prepared};
 
 use crate::arith::{arith_mods, AvaluArithMods};
-use crate::{
-    check_array, guard, guard_value, slice, slice_mut, target, write_out, AvaluStatus, Error,
-};
+use crate::{check_array, guard, guard_value, slice, target, write_out, AvaluStatus, Error};
 
 /// The operations of `avalu_prepared_new` (its `op` argument).
 #[repr(u32)]
@@ -282,9 +280,9 @@ unsafe fn run<T: Lanes>(
         // from dst; valid by the caller's contract.
         Some(unsafe { slice(exec, words, "exec")? })
     };
-    let exp = if op.has_exponent() {
-        // SAFETY: checked above, apart from dst.
-        unsafe { slice(exp, n, "exp")? }
+    let exp: &[i32] = if op.has_exponent() && n > 0 {
+        // SAFETY: checked above: non-NULL, aligned, apart from dst.
+        unsafe { core::slice::from_raw_parts(exp, n) }
     } else {
         &[]
     };
@@ -293,12 +291,19 @@ unsafe fn run<T: Lanes>(
         return unsafe { run_aliased(p, exec, &srcs[..k], exp, dst, n) };
     }
     let mut lanes: [&[T]; 3] = [&[]; 3];
-    for ((slot, &src), name) in lanes.iter_mut().zip(&srcs[..k]).zip(NAMES) {
-        // SAFETY: checked above; no source overlaps dst.
-        *slot = unsafe { slice(src, n, name)? };
+    if n > 0 {
+        for (slot, &src) in lanes.iter_mut().zip(&srcs[..k]) {
+            // SAFETY: checked above: non-NULL, aligned, not overflowing,
+            // no overlap with dst; valid for n reads by contract.
+            *slot = unsafe { core::slice::from_raw_parts(src, n) };
+        }
     }
-    // SAFETY: checked above, and overlapping no other array.
-    let dst = unsafe { slice_mut(dst, n, "dst")? };
+    let dst: &mut [T] = if n == 0 {
+        &mut []
+    } else {
+        // SAFETY: checked above, and overlapping no other array.
+        unsafe { core::slice::from_raw_parts_mut(dst, n) }
+    };
     match exec {
         None => p.run(&lanes[..k], exp, dst)?,
         Some(e) => p.run_exec(e, &lanes[..k], exp, dst)?,

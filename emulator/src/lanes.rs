@@ -191,6 +191,7 @@ pub trait LaneBits: Copy + Default + sealed::Sealed {
 /// is `$f`.
 macro_rules! kernels_of {
     ($f:ty) => {
+        #[inline]
         fn policy(rules: &FloatRules, mode: Mode, mods: crate::kernels::Modifiers) -> Policy {
             Policy::new::<$f>(rules, mode, mods)
         }
@@ -290,8 +291,9 @@ impl LaneBits for u64 {
     }
 }
 
-/// One call of FRACT (`exp` empty) or LDEXP: the lengths checked, the
-/// instruction prepared, the lanes run.
+/// One call of FRACT (`exp` empty) or LDEXP.
+#[inline]
+#[allow(clippy::too_many_arguments)]
 fn fract_ldexp<T: LaneBits>(
     op: LaneOp,
     target: Target,
@@ -302,9 +304,7 @@ fn fract_ldexp<T: LaneBits>(
     exec: Option<&[u64]>,
     dst: &mut [T],
 ) -> Result<(), ExecError> {
-    prepared::check(op, &[src], exp, exec, dst.len())?;
-    Prepared::<T>::new(target, op, mode, mods.into())?.run_checked(&[src], exp, exec, dst);
-    Ok(())
+    prepared::one_shot(target, op, mode, mods.into(), &[src], exp, exec, dst)
 }
 
 /// V_FRACT over every lane: `dst[i] = FRACT(src[i])`, as the VOP3 form on

@@ -135,7 +135,10 @@ pub(crate) struct Arrays<'py> {
 /// `a` as C-contiguous, aligned memory: itself when it is,
 /// else a copy. (An array NumPy calls C-contiguous can still be unaligned,
 /// as a view into a byte buffer at an odd offset.)
-pub(crate) fn c_aligned<'py>(np: &Bound<'py, PyModule>, a: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+pub(crate) fn c_aligned<'py>(
+    np: &Bound<'py, PyModule>,
+    a: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
     np.call_method1("require", (a, a.py().None(), ["C", "A"]))
 }
 

@@ -146,9 +146,15 @@ impl Prepared {
             clamp,
         };
         let inner = match format {
-            FormatKind::F16 => Inner::F16(lanes::Prepared::new(t, op, mode, mods).map_err(exec_error)?),
-            FormatKind::F32 => Inner::F32(lanes::Prepared::new(t, op, mode, mods).map_err(exec_error)?),
-            FormatKind::F64 => Inner::F64(lanes::Prepared::new(t, op, mode, mods).map_err(exec_error)?),
+            FormatKind::F16 => {
+                Inner::F16(lanes::Prepared::new(t, op, mode, mods).map_err(exec_error)?)
+            }
+            FormatKind::F32 => {
+                Inner::F32(lanes::Prepared::new(t, op, mode, mods).map_err(exec_error)?)
+            }
+            FormatKind::F64 => {
+                Inner::F64(lanes::Prepared::new(t, op, mode, mods).map_err(exec_error)?)
+            }
         };
         Ok(Prepared { inner })
     }

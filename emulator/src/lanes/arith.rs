@@ -8,9 +8,9 @@ use crate::kernels::arith::{arith_slices, ArithOp, SourceModifiers};
 use crate::kernels::{Format, FormatKind, Mode, Modifiers, Omod, Policy};
 use crate::target::Target;
 
-use super::prepared::check;
+use super::prepared;
 use super::EXEC_BITS;
-use super::{LaneBits, LaneMods, LaneOp, Prepared};
+use super::{LaneBits, LaneMods, LaneOp};
 
 /// The VOP3 modifiers of one arithmetic instruction: ABS and NEG on each
 /// float source (index 0 is src0, 1 src1, 2 src2), OMOD and CLAMP on the
@@ -76,6 +76,7 @@ const BLOCK: usize = 1024;
 
 /// Check a request and run it: `srcs` holds the operation's sources, in
 /// encoding order.
+#[inline]
 pub(super) fn run<T: LaneBits>(
     op: ArithOp,
     target: Target,
@@ -85,10 +86,7 @@ pub(super) fn run<T: LaneBits>(
     exec: Option<&[u64]>,
     dst: &mut [T],
 ) -> Result<(), ExecError> {
-    let op = LaneOp::from(op);
-    check(op, srcs, &[], exec, dst.len())?;
-    Prepared::<T>::new(target, op, mode, mods)?.run_checked(srcs, &[], exec, dst);
-    Ok(())
+    prepared::one_shot(target, LaneOp::from(op), mode, mods, srcs, &[], exec, dst)
 }
 
 /// The body of [`LaneBits::run_arith`] for format `F`: the policy built

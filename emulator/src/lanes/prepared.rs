@@ -8,7 +8,7 @@ use crate::error::ExecError;
 use crate::instr::{Encoding, Opcode};
 use crate::kernels::arith::SourceModifiers;
 use crate::kernels::{FormatKind, Mode, Modifiers, Policy};
-use crate::target::Target;
+use crate::target::{Target, TargetSpec};
 
 use super::{ArithMods, ArithOp, LaneBits, EXEC_BITS};
 
@@ -63,6 +63,7 @@ impl LaneOp {
     }
 
     /// The arithmetic operation, for ADD, SUB, SUBREV, MUL and FMA.
+    #[inline]
     pub fn arith(self) -> Option<ArithOp> {
         match self {
             LaneOp::Fract | LaneOp::Ldexp => None,
@@ -76,11 +77,13 @@ impl LaneOp {
 
     /// Number of float sources: 1 for FRACT and LDEXP (whose exponent is
     /// an integer operand), 2, or 3 for FMA.
+    #[inline]
     pub fn sources(self) -> usize {
         self.arith().map_or(1, ArithOp::sources)
     }
 
     /// Whether the operation takes LDEXP's exponent operand.
+    #[inline]
     pub fn has_exponent(self) -> bool {
         self == LaneOp::Ldexp
     }
@@ -88,6 +91,7 @@ impl LaneOp {
     /// The instruction that runs the operation in `format`, if the
     /// instruction set has one (V_SUB and V_SUBREV have no F64): from a
     /// table made once from the instruction list.
+    #[inline]
     pub fn opcode(self, format: FormatKind) -> Option<Opcode> {
         static TABLE: OnceLock<[[Option<Opcode>; 3]; 7]> = OnceLock::new();
         let table = TABLE.get_or_init(|| {
@@ -109,6 +113,7 @@ impl LaneOp {
 
 const FORMATS: [FormatKind; 3] = [FormatKind::F16, FormatKind::F32, FormatKind::F64];
 
+#[inline]
 fn format_index(format: FormatKind) -> usize {
     match format {
         FormatKind::F16 => 0,
@@ -190,62 +195,20 @@ impl<T: LaneBits> Prepared<T> {
     /// `target` (its VOP3 form must exist there), under MODE `mode` with
     /// `mods` (ABS and NEG only on the operation's float sources: src0
     /// for FRACT and LDEXP, src0 and src1 for the two-source operations).
+    #[inline]
     pub fn new(
         target: Target,
         op: LaneOp,
         mode: u32,
         mods: ArithMods,
     ) -> Result<Prepared<T>, ExecError> {
-        let Some(opcode) = op.opcode(T::FORMAT) else {
-            return Err(ExecError::InvalidOperand {
-                operand: "src0",
-                reason: format!(
-                    "no target has v_{}_{}: {} exists in F16 and F32 only",
-                    op.name(),
-                    T::FORMAT.name(),
-                    op.name().to_uppercase()
-                ),
-            });
-        };
-        let spec = target.spec();
-        if !spec.has_form(opcode, Encoding::Vop3) {
-            return Err(ExecError::FormNotOnTarget {
-                target: target.name(),
-                opcode,
-                encoding: Encoding::Vop3,
-            });
-        }
-        let want = op.sources();
-        for (i, name) in NAMES.iter().enumerate().skip(want) {
-            if mods.abs.get(i) == Some(&true) || mods.neg.get(i) == Some(&true) {
-                return Err(ExecError::InvalidModifier {
-                    reason: if want == 1 {
-                        format!("ABS or NEG on {name}: v_{} has 1 float source", op.name())
-                    } else {
-                        format!("ABS or NEG on {name}: v_{} has {want} sources", op.name())
-                    },
-                });
-            }
-        }
-        // FRACT and LDEXP take src0's ABS/NEG from the policy; the
-        // arithmetic kernel takes each source's from `sources`.
-        let one_source = op.arith().is_none();
-        let policy = T::policy(
-            &spec.float_rules(),
-            Mode(mode),
-            Modifiers {
-                abs: one_source && mods.abs[0],
-                neg: one_source && mods.neg[0],
-                omod: mods.omod,
-                clamp: mods.clamp,
-            },
-        );
+        let spec = validate::<T>(target, op, &mods)?;
         Ok(Prepared {
             op,
             target,
             mode,
             mods,
-            policy,
+            policy: policy_of::<T>(spec, op, mode, &mods),
             sources: SourceModifiers {
                 abs: mods.abs,
                 neg: mods.neg,
@@ -255,21 +218,25 @@ impl<T: LaneBits> Prepared<T> {
     }
 
     /// The operation.
+    #[inline]
     pub fn op(&self) -> LaneOp {
         self.op
     }
 
     /// The target.
+    #[inline]
     pub fn target(&self) -> Target {
         self.target
     }
 
     /// The MODE register value.
+    #[inline]
     pub fn mode(&self) -> u32 {
         self.mode
     }
 
     /// The modifiers.
+    #[inline]
     pub fn mods(&self) -> ArithMods {
         self.mods
     }
@@ -312,19 +279,139 @@ impl<T: LaneBits> Prepared<T> {
         exec: Option<&[u64]>,
         dst: &mut [T],
     ) {
-        let Some(&a) = srcs.first() else {
-            return;
-        };
-        match self.op.arith() {
-            None => T::run_kernel(self.op.has_exponent(), &self.policy, a, exp, exec, dst),
-            Some(op) => {
-                let b = srcs.get(1).copied().unwrap_or(a);
-                // Two-source operations ignore src2: pass src0's lanes.
-                let c = srcs.get(2).copied().unwrap_or(a);
-                T::run_arith_policy(op, &self.policy, self.sources, [a, b, c], exec, dst)
-            }
+        run_with(self.op, &self.policy, self.sources, srcs, exp, exec, dst);
+    }
+}
+
+/// Check that `op` in the format of `T` runs on `target` (its VOP3 form
+/// exists there) with `mods` (ABS and NEG only on the operation's float
+/// sources); the target's facts when it does.
+#[inline]
+pub(super) fn validate<T: LaneBits>(
+    target: Target,
+    op: LaneOp,
+    mods: &ArithMods,
+) -> Result<&'static TargetSpec, ExecError> {
+    let Some(opcode) = op.opcode(T::FORMAT) else {
+        return Err(no_format(op, T::FORMAT));
+    };
+    let spec = target.spec();
+    if !spec.has_form(opcode, Encoding::Vop3) {
+        return Err(ExecError::FormNotOnTarget {
+            target: target.name(),
+            opcode,
+            encoding: Encoding::Vop3,
+        });
+    }
+    let want = op.sources();
+    let extra = |m: &[bool; 3]| m.iter().skip(want).any(|&b| b);
+    if extra(&mods.abs) || extra(&mods.neg) {
+        return Err(extra_modifier(op, mods));
+    }
+    Ok(spec)
+}
+
+#[cold]
+fn no_format(op: LaneOp, format: FormatKind) -> ExecError {
+    ExecError::InvalidOperand {
+        operand: "src0",
+        reason: format!(
+            "no target has v_{}_{}: {} exists in F16 and F32 only",
+            op.name(),
+            format.name(),
+            op.name().to_uppercase()
+        ),
+    }
+}
+
+#[cold]
+fn extra_modifier(op: LaneOp, mods: &ArithMods) -> ExecError {
+    let want = op.sources();
+    let i = (want..3)
+        .find(|&i| mods.abs[i] || mods.neg[i])
+        .unwrap_or(want);
+    let name = NAMES.get(i).copied().unwrap_or("src2");
+    ExecError::InvalidModifier {
+        reason: if want == 1 {
+            format!("ABS or NEG on {name}: v_{} has 1 float source", op.name())
+        } else {
+            format!("ABS or NEG on {name}: v_{} has {want} sources", op.name())
+        },
+    }
+}
+
+/// The policy the kernel of `op` runs under: FRACT and LDEXP take src0's
+/// ABS/NEG from it; the arithmetic kernel takes each source's from its
+/// `SourceModifiers`.
+#[inline]
+pub(super) fn policy_of<T: LaneBits>(
+    spec: &TargetSpec,
+    op: LaneOp,
+    mode: u32,
+    mods: &ArithMods,
+) -> Policy {
+    let one_source = op.arith().is_none();
+    T::policy(
+        &spec.float_rules(),
+        Mode(mode),
+        Modifiers {
+            abs: one_source && mods.abs[0],
+            neg: one_source && mods.neg[0],
+            omod: mods.omod,
+            clamp: mods.clamp,
+        },
+    )
+}
+
+/// `op` over checked lanes under a built policy.
+#[inline]
+pub(super) fn run_with<T: LaneBits>(
+    op: LaneOp,
+    policy: &Policy,
+    sources: SourceModifiers,
+    srcs: &[&[T]],
+    exp: &[i32],
+    exec: Option<&[u64]>,
+    dst: &mut [T],
+) {
+    let Some(&a) = srcs.first() else {
+        return;
+    };
+    match op.arith() {
+        None => T::run_kernel(op.has_exponent(), policy, a, exp, exec, dst),
+        Some(arith) => {
+            let b = srcs.get(1).copied().unwrap_or(a);
+            // Two-source operations ignore src2: pass src0's lanes.
+            let c = srcs.get(2).copied().unwrap_or(a);
+            T::run_arith_policy(arith, policy, sources, [a, b, c], exec, dst)
         }
     }
+}
+
+/// One call of a one-shot function: the operands checked, the
+/// instruction checked and its policy built (no [`Prepared`] made), the
+/// lanes run.
+#[inline]
+#[allow(clippy::too_many_arguments)]
+pub(super) fn one_shot<T: LaneBits>(
+    target: Target,
+    op: LaneOp,
+    mode: u32,
+    mods: ArithMods,
+    srcs: &[&[T]],
+    exp: &[i32],
+    exec: Option<&[u64]>,
+    dst: &mut [T],
+) -> Result<(), ExecError> {
+    check(op, srcs, exp, exec, dst.len())?;
+    let spec = validate::<T>(target, op, &mods)?;
+    let policy = policy_of::<T>(spec, op, mode, &mods);
+    let sources = SourceModifiers {
+        abs: mods.abs,
+        neg: mods.neg,
+    };
+    run_with(op, &policy, sources, srcs, exp, exec, dst);
+    Ok(())
 }
 
 const NAMES: [&str; 3] = ["src0", "src1", "src2"];
