@@ -57,7 +57,7 @@ fn source<T: Fmt>(rng: &mut Rng) -> T {
     let bits = if rng.one_in(5) {
         rng.next()
     } else {
-        (rng.next() & (1 << (w - 1) | (1 << man) - 1)) | field << man
+        (rng.next() & ((1 << (w - 1)) | ((1 << man) - 1))) | field << man
     };
     T::from_u64(bits)
 }
