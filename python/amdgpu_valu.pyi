@@ -171,15 +171,7 @@ class Prepared:
     ) -> _Bits:
         """The instruction over every element: p(x) FRACT, p(x, e) LDEXP,
         p(a, b) ADD/SUB/SUBREV/MUL, p(a, b, c) FMA."""
-    def __call__(
-        self,
-        a: _Bits,
-        b: Union[_Bits, int, npt.NDArray[np.integer], None] = None,
-        c: Optional[_Bits] = None,
-        *,
-        out: Optional[_Bits] = None,
-        exec: Optional[npt.NDArray[np.uint64]] = None,
-    ) -> _Bits: ...
+    __call__ = run
 
 class Instruction:
     """One instruction for one target."""
