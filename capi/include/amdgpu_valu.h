@@ -535,9 +535,10 @@ enum AvaluStatus avalu_ldexp_f64(uint32_t target,
 // `AvaluFormat`) on `target` under MODE `mode` with `mods` (ABS and NEG
 // bits only for the operation's float sources: bit 0 for FRACT and
 // LDEXP). Everything is checked here: an unknown op or format, an OMOD
-// above 3 or a modifier bit on a missing source is
-// `AVALU_STATUS_INVALID_ARGUMENT`, an instruction the target lacks (SUB
-// or SUBREV in F64) `AVALU_STATUS_EXECUTE`.
+// above 3 or an `abs`/`neg` bit above 2 is
+// `AVALU_STATUS_INVALID_ARGUMENT`; an instruction the target lacks (SUB
+// or SUBREV in F64) or ABS/NEG on a source the operation does not have is
+// `AVALU_STATUS_EXECUTE`, as for the one-shot functions.
 //
 // # Safety
 // `out` is NULL or valid for one write.
