@@ -136,6 +136,43 @@ def fma(
 ) -> _Bits:
     """V_FMA of every element: a x b + c with one rounding."""
 
+class Prepared:
+    """One VOP3 instruction (target, op, format, MODE, modifiers) checked and
+    decoded once; calling it runs the instruction on arrays."""
+
+    def __init__(
+        self,
+        target: str,
+        op: str,
+        format: str,
+        *,
+        mode: int = 0xF0,
+        abs: Union[bool, _Flags] = None,
+        neg: Union[bool, _Flags] = None,
+        omod: _Omod = None,
+        clamp: bool = False,
+    ) -> None: ...
+    @property
+    def target(self) -> str: ...
+    @property
+    def op(self) -> str: ...
+    @property
+    def format(self) -> str: ...
+    @property
+    def mode(self) -> int: ...
+    def run(
+        self,
+        a: _Bits,
+        b: Union[_Bits, int, npt.NDArray[np.integer], None] = None,
+        c: Optional[_Bits] = None,
+        *,
+        out: Optional[_Bits] = None,
+        exec: Optional[npt.NDArray[np.uint64]] = None,
+    ) -> _Bits:
+        """The instruction over every element: p(x) FRACT, p(x, e) LDEXP,
+        p(a, b) ADD/SUB/SUBREV/MUL, p(a, b, c) FMA."""
+    __call__ = run
+
 class Instruction:
     """One instruction for one target."""
 

@@ -1,23 +1,18 @@
-/* The C API's FRACT_F32 on 64-lane chunks, timed from C (run by
- * capi/benches/bindings.rs, which compiles it with -O2 against the release
- * static library). Usage: bindings_c LANES RING REPS. Prints the median
- * Mlanes/s over REPS passes of LANES lanes in 64-lane calls cycling
- * through RING lanes, and a checksum. */
+/* The C side of capi/benches/bindings.rs, compiled by it with -O2 against
+ * the release static library. Usage:
+ *   bindings_c DIR WHOLE RING REPS TARGET MODE OP:FMT...
+ * For each row (fract:f16, add:f32...), reads DIR/{a,b,c}_FMT.bin,
+ * DIR/exp_FMT.bin and DIR/want_ROW.bin (the Rust bare kernel's bits), and
+ * prints "OP:FMT c64 cone cprep64": the median Mlanes/s over REPS passes of
+ * the one-shot function in 64-lane calls cycling through RING lanes, of one
+ * call over WHOLE lanes, and of avalu_prepared_run_* in 64-lane calls.
+ * Every result is checked against the Rust bits; a difference exits 1. */
 #define _POSIX_C_SOURCE 199309L /* clock_gettime */
 #include <amdgpu_valu.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
-
-static uint64_t state = 0x9e3779b97f4a7c15ull;
-
-/* xorshift64, as in bindings.rs, so both sides see the same lanes. */
-static uint64_t next(void) {
-    state ^= state << 13;
-    state ^= state >> 7;
-    state ^= state << 17;
-    return state;
-}
 
 static double now(void) {
     struct timespec t;
@@ -30,36 +25,151 @@ static int cmp(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-int main(int argc, char **argv) {
-    size_t lanes = argc > 1 ? strtoull(argv[1], NULL, 10) : 4194304;
-    size_t ring = argc > 2 ? strtoull(argv[2], NULL, 10) : 65536;
-    int reps = argc > 3 ? atoi(argv[3]) : 9;
-    if (ring == 0 || ring % 64 || lanes % 64) return 2;
-    uint32_t *src = malloc(ring * sizeof *src), *dst = malloc(ring * sizeof *dst);
-    double *rate = malloc(reps * sizeof *rate);
-    if (!src || !dst || !rate) return 2;
-    for (size_t i = 0; i < ring; ++i) {
-        uint64_t r = next();
-        /* Sign and fraction random, exponent 2^-8 .. 2^31 (biased 119..158). */
-        src[i] = (uint32_t)(r & 0x807fffffu) | (uint32_t)(119 + (r >> 40) % 40) << 23;
+static void *load(const char *dir, const char *name, size_t bytes) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "rb");
+    void *p = malloc(bytes);
+    if (!f || !p || fread(p, 1, bytes, f) != bytes) {
+        fprintf(stderr, "cannot read %s\n", path);
+        exit(2);
     }
-    uint32_t gfx1201 = 0;
-    if (avalu_target_by_name("gfx1201", &gfx1201) != AVALU_STATUS_OK) return 2;
-    AvaluMods mods = {0, 0, 0, 0};
-    for (int r = 0; r < reps; ++r) {
-        double t = now();
-        for (size_t i = 0; i < lanes; i += 64) {
-            size_t off = i % ring;
-            if (avalu_fract_f32(gfx1201, 0xf0, mods, NULL, src + off, dst + off, 64) != AVALU_STATUS_OK) {
-                fprintf(stderr, "%s\n", avalu_last_error());
+    fclose(f);
+    return p;
+}
+
+static const char *OPS[] = {"fract", "ldexp", "add", "sub", "subrev", "mul", "fma"};
+
+static uint32_t target;
+static uint32_t mode;
+
+/* The one-shot function of op in format fmt (0 F16, 1 F32, 2 F64). */
+static AvaluStatus oneshot(int op, int fmt, const void *a, const void *b, const void *c,
+                           const int32_t *e, void *d, size_t n) {
+    AvaluMods m = {0, 0, 0, 0};
+    AvaluArithMods am = {0, 0, 0, 0};
+#define FORMATS(F, ...)                                                                    \
+    switch (fmt) {                                                                         \
+    case 0: return avalu_##F##_f16(target, mode, __VA_ARGS__, (uint16_t *)d, n);           \
+    case 1: return avalu_##F##_f32(target, mode, __VA_ARGS__, (uint32_t *)d, n);           \
+    default: return avalu_##F##_f64(target, mode, __VA_ARGS__, (uint64_t *)d, n);         \
+    }
+    switch (op) {
+    case 0:
+        switch (fmt) {
+        case 0: return avalu_fract_f16(target, mode, m, NULL, (const uint16_t *)a, (uint16_t *)d, n);
+        case 1: return avalu_fract_f32(target, mode, m, NULL, (const uint32_t *)a, (uint32_t *)d, n);
+        default: return avalu_fract_f64(target, mode, m, NULL, (const uint64_t *)a, (uint64_t *)d, n);
+        }
+    case 1:
+        switch (fmt) {
+        case 0: return avalu_ldexp_f16(target, mode, m, NULL, (const uint16_t *)a, e, (uint16_t *)d, n);
+        case 1: return avalu_ldexp_f32(target, mode, m, NULL, (const uint32_t *)a, e, (uint32_t *)d, n);
+        default: return avalu_ldexp_f64(target, mode, m, NULL, (const uint64_t *)a, e, (uint64_t *)d, n);
+        }
+    case 2: FORMATS(add, am, NULL, a, b)
+    /* No target has V_SUB_F64 or V_SUBREV_F64. */
+    case 3: return fmt ? avalu_sub_f32(target, mode, am, NULL, a, b, (uint32_t *)d, n)
+                       : avalu_sub_f16(target, mode, am, NULL, a, b, (uint16_t *)d, n);
+    case 4: return fmt ? avalu_subrev_f32(target, mode, am, NULL, a, b, (uint32_t *)d, n)
+                       : avalu_subrev_f16(target, mode, am, NULL, a, b, (uint16_t *)d, n);
+    case 5: FORMATS(mul, am, NULL, a, b)
+    default: FORMATS(fma, am, NULL, a, b, c)
+    }
+#undef FORMATS
+}
+
+static AvaluStatus prepared(const AvaluPrepared *p, int op, int fmt, const char *a, const char *b,
+                            const char *c, const int32_t *e, char *d, size_t n) {
+    int k = op == 6 ? 3 : op >= 2 ? 2 : 1;
+    const void *s1 = k > 1 ? b : NULL, *s2 = k > 2 ? c : NULL;
+    const int32_t *x = op == 1 ? e : NULL;
+    switch (fmt) {
+    case 0:
+        return avalu_prepared_run_f16(p, NULL, (const uint16_t *)a, (const uint16_t *)s1, (const uint16_t *)s2, x,
+                                      (uint16_t *)d, n);
+    case 1:
+        return avalu_prepared_run_f32(p, NULL, (const uint32_t *)a, (const uint32_t *)s1, (const uint32_t *)s2, x,
+                                      (uint32_t *)d, n);
+    default:
+        return avalu_prepared_run_f64(p, NULL, (const uint64_t *)a, (const uint64_t *)s1, (const uint64_t *)s2, x,
+                                      (uint64_t *)d, n);
+    }
+}
+
+int main(int argc, char **argv) {
+    if (argc < 7) return 2;
+    const char *dir = argv[1];
+    size_t whole = strtoull(argv[2], NULL, 10), ring = strtoull(argv[3], NULL, 10);
+    int reps = atoi(argv[4]);
+    target = (uint32_t)strtoul(argv[5], NULL, 10);
+    mode = (uint32_t)strtoul(argv[6], NULL, 10);
+    if (ring == 0 || ring % 64 || ring > whole || reps < 1) return 2;
+    double *rate = malloc(reps * sizeof *rate);
+    for (int r = 7; r < argc; ++r) {
+        char name[64];
+        snprintf(name, sizeof name, "%s", argv[r]);
+        char *colon = strchr(name, ':');
+        if (!colon) return 2;
+        *colon = 0;
+        const char *fmts[] = {"f16", "f32", "f64"};
+        int op = -1, fmt = -1;
+        for (int i = 0; i < 7; ++i)
+            if (!strcmp(name, OPS[i])) op = i;
+        for (int i = 0; i < 3; ++i)
+            if (!strcmp(colon + 1, fmts[i])) fmt = i;
+        if (op < 0 || fmt < 0) return 2;
+        size_t size = (size_t)2 << fmt, bytes = whole * size;
+        char file[64];
+        snprintf(file, sizeof file, "a_%s.bin", fmts[fmt]);
+        char *a = load(dir, file, bytes);
+        snprintf(file, sizeof file, "b_%s.bin", fmts[fmt]);
+        char *b = load(dir, file, bytes);
+        snprintf(file, sizeof file, "c_%s.bin", fmts[fmt]);
+        char *c = load(dir, file, bytes);
+        snprintf(file, sizeof file, "exp_%s.bin", fmts[fmt]);
+        int32_t *e = load(dir, file, whole * 4);
+        snprintf(file, sizeof file, "want_%d.bin", r - 7);
+        char *want = load(dir, file, bytes);
+        char *d = calloc(whole, size);
+        AvaluPrepared *p = NULL;
+        AvaluArithMods none = {0, 0, 0, 0};
+        if (avalu_prepared_new(target, (uint32_t)op, (uint32_t)fmt, mode, none, &p) != AVALU_STATUS_OK) {
+            fprintf(stderr, "%s\n", avalu_last_error());
+            return 1;
+        }
+        double fig[3];
+        for (int col = 0; col < 3; ++col) {
+            memset(d, 0, bytes);
+            for (int rep = -1; rep < reps; ++rep) {
+                double t = now();
+                size_t lanes = ring;
+                if (col == 1) {
+                    lanes = whole;
+                    if (oneshot(op, fmt, a, b, c, e, d, whole) != AVALU_STATUS_OK) goto fail;
+                } else {
+                    for (size_t i = 0; i < ring; i += 64) {
+                        size_t o = i * size;
+                        AvaluStatus s = col == 0 ? oneshot(op, fmt, a + o, b + o, c + o, e + i, d + o, 64)
+                                                 : prepared(p, op, fmt, a + o, b + o, c + o, e + i, d + o, 64);
+                        if (s != AVALU_STATUS_OK) goto fail;
+                    }
+                }
+                if (rep >= 0) rate[rep] = lanes / (now() - t) / 1e6;
+            }
+            qsort(rate, reps, sizeof *rate, cmp);
+            fig[col] = rate[reps / 2];
+            if (memcmp(d, want, (col == 1 ? whole : ring) * size)) {
+                fprintf(stderr, "%s column %d: bits differ from the Rust bare kernel\n", argv[r], col);
                 return 1;
             }
         }
-        rate[r] = lanes / (now() - t) / 1e6;
+        printf("%s %.1f %.1f %.1f\n", argv[r], fig[0], fig[1], fig[2]);
+        avalu_prepared_free(p);
+        free(a), free(b), free(c), free(e), free(want), free(d);
     }
-    qsort(rate, reps, sizeof *rate, cmp);
-    uint64_t sum = 0;
-    for (size_t i = 0; i < ring; ++i) sum = sum * 31 + dst[i];
-    printf("%.1f %llu\n", rate[reps / 2], (unsigned long long)sum);
     return 0;
+fail:
+    fprintf(stderr, "%s\n", avalu_last_error());
+    return 1;
 }

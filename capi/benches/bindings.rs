@@ -2,132 +2,427 @@
 //! machine (`cargo xtask bench bindings`, which builds the Python wheel
 //! first; or `cargo bench -p amdgpu-valu-capi --bench bindings`).
 //!
-//! V_FRACT_F32 on gfx1201 under MODE 0xf0, 4,194,304 lanes per pass (the
-//! 64-lane calls cycle through 65,536 lanes, so they stay in cache):
-//! - Rust, bare kernel: the dispatched whole-wave kernel on 64-lane chunks
-//!   with the policy built once (what `execute` runs per wave);
-//! - Rust, `lanes::fract` per 64-lane chunk and on all lanes in one call;
-//! - C: `avalu_fract_f32` per 64-lane chunk, from a C program built with
-//!   `cc -O2` against the release static library;
-//! - Python: `amdgpu_valu.fract` on a float32 array of all lanes, with a
-//!   new output array and with `out=`.
+//! Per operation and format (FRACT and LDEXP in F16, F32 and F64; ADD,
+//! MUL and FMA in F32), gfx1201 under MODE 0xf0, no modifiers:
+//! - Rust, bare kernel: the dispatched kernel on 64-lane chunks of plain
+//!   encodings with the policy built once (`cargo xtask bench`'s SIMD row);
+//! - Rust, the lane API (`lanes::fract`, `lanes::add`...) in 64-lane calls
+//!   and in one call over all lanes; `lanes::Prepared::run` in 64-lane
+//!   calls;
+//! - C (capi/benches/bindings.c, `cc -O2` against the release static
+//!   library): the one-shot functions in 64-lane calls and in one call,
+//!   `avalu_prepared_run_*` in 64-lane calls;
+//! - Python (python/benches/bindings_bench.py): `Prepared` and the
+//!   one-shot function in 64-lane calls (views of the arrays, `out=`), and
+//!   one call over all lanes with `out=` and with a new array.
 //!
-//! Five interleaved rounds (every side once per round); each figure is the
-//! median over rounds of a median over passes, each ratio the median of
-//! the rounds' own ratios.
+//! The 64-lane calls cycle through `RING` lanes (cache-resident, like an
+//! emulator's registers); the whole-array calls cover `WHOLE` lanes. Every
+//! side reads the same inputs (written to files here) and checks its
+//! results against the bare kernel's bits. Rounds interleave the sides;
+//! in each round every figure is the median of `REPS` passes; the table
+//! shows the median over rounds of each figure and of each round's ratio.
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-use amdgpu_valu::__testing::kernels::{run_dispatched, Fract, WaveIo};
-use amdgpu_valu::__testing::kernels::{Mode, Modifiers, Policy, F32};
-use amdgpu_valu::lanes::{self, LaneMods};
-use amdgpu_valu::Target;
+use amdgpu_valu::__testing::kernels::arith::{arith_slices, SourceModifiers};
+use amdgpu_valu::__testing::kernels::{
+    run_dispatched, Format, Fract, Ldexp, Mode, Modifiers, Policy, Slices, F16, F32, F64,
+};
+use amdgpu_valu::lanes::{self, ArithMods, ArithOp, LaneBits, LaneMods, LaneOp, Prepared};
+use amdgpu_valu::{FormatKind, Target};
 
-const LANES: usize = 1 << 22;
-/// The 64-lane calls cycle through this many lanes (256 KiB of sources and
-/// as much of results: cache-resident, like an emulator's registers).
+/// Lanes of one whole-array call.
+const WHOLE: usize = 1 << 20;
+/// The 64-lane calls of a pass cycle through this many lanes.
 const RING: usize = 1 << 16;
 const CHUNK: usize = 64;
-const PASSES: usize = 15;
-const ROUNDS: usize = 7;
+const REPS: usize = 7;
+const ROUNDS: usize = 9;
 const MODE: u32 = 0xf0;
+const TARGET: Target = Target::Gfx1201;
 
-/// xorshift64 with the C program's seed and lane mix: sign and fraction
-/// random, biased exponent 119..158 (2^-8 to 2^31).
-fn lanes_mix() -> Vec<u32> {
-    let mut s = 0x9e37_79b9_7f4a_7c15u64;
-    (0..LANES)
-        .map(|_| {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            (s as u32 & 0x807f_ffff) | (119 + ((s >> 40) % 40) as u32) << 23
-        })
-        .collect()
-}
+const ROWS: [(LaneOp, FormatKind); 9] = [
+    (LaneOp::Fract, FormatKind::F16),
+    (LaneOp::Fract, FormatKind::F32),
+    (LaneOp::Fract, FormatKind::F64),
+    (LaneOp::Ldexp, FormatKind::F16),
+    (LaneOp::Ldexp, FormatKind::F32),
+    (LaneOp::Ldexp, FormatKind::F64),
+    (LaneOp::Add, FormatKind::F32),
+    (LaneOp::Mul, FormatKind::F32),
+    (LaneOp::Fma, FormatKind::F32),
+];
+
+/// The columns, in table order.
+const COLUMNS: [&str; 13] = [
+    "bare kernel /64",
+    "lanes /64",
+    "lanes one call",
+    "Prepared /64",
+    "C /64",
+    "C one call",
+    "C prepared /64",
+    "Python Prepared /64",
+    "Python function /64",
+    "Python one call out=",
+    "Python one call new array",
+    "Python Prepared one call out=",
+    "C API from Rust /64",
+];
+const BARE: usize = 0;
+const LANES64: usize = 1;
+const LANES_ONE: usize = 2;
+const PREP64: usize = 3;
+const C64: usize = 4;
+const C_ONE: usize = 5;
+const C_PREP64: usize = 6;
+const PY_PREP64: usize = 7;
+const PY_FN64: usize = 8;
+const PY_OUT: usize = 9;
+const PY_NEW: usize = 10;
+const PY_PREP_ONE: usize = 11;
+const CAPI_RUST64: usize = 12;
 
 fn median(mut v: Vec<f64>) -> f64 {
+    v.retain(|x| x.is_finite());
+    if v.is_empty() {
+        return f64::NAN;
+    }
     v.sort_by(f64::total_cmp);
     v[v.len() / 2]
 }
 
-/// Median Mlanes/s of `PASSES` runs of `pass` (each over `LANES` lanes).
-fn rate(mut pass: impl FnMut()) -> f64 {
+/// Median Mlanes/s of `REPS` runs of `pass` over `lanes` lanes.
+fn rate(lanes: usize, mut pass: impl FnMut()) -> f64 {
+    pass(); // warm-up
     median(
-        (0..PASSES)
+        (0..REPS)
             .map(|_| {
                 let t = Instant::now();
                 pass();
-                LANES as f64 / t.elapsed().as_secs_f64() / 1e6
+                lanes as f64 / t.elapsed().as_secs_f64() / 1e6
             })
             .collect(),
     )
 }
 
-/// The `LANES / CHUNK` chunks of a pass over the ring: (offset, chunk).
-fn ring_chunks() -> impl Iterator<Item = usize> {
-    (0..LANES / CHUNK).map(|i| i * CHUNK % RING)
+/// xorshift64 lane mix: sign and fraction random, biased exponent from
+/// 2^-8 to 2^31 (FRACT's and the arithmetic's usual range); exponents in
+/// -40..=40.
+struct Inputs {
+    bits: [Vec<u64>; 3],
+    exp: Vec<i32>,
 }
 
-fn bare_kernel(src: &[u32], dst: &mut [u32]) {
-    let spec = Target::Gfx1201.spec();
-    let p = Policy::new::<F32>(
-        &amdgpu_valu::__testing::float_rules(spec),
-        Mode(MODE),
-        Modifiers::default(),
-    );
-    for off in ring_chunks() {
-        let (s, d) = (&src[off..off + CHUNK], &mut dst[off..off + CHUNK]);
-        let mut io = WaveIo {
-            src_lo: black_box(s),
-            src_hi: &[],
-            src_shift: 0,
-            exp: &[],
-            exp_shift: 0,
-            dst_lo: d,
-            dst_hi: &mut [],
-            dst_keep: 0,
-            dst_shift: 0,
-            exec: u64::MAX,
-        };
-        run_dispatched::<Fract, F32, _>(&mut io, &p);
+fn inputs(format: FormatKind) -> Inputs {
+    let mut s = 0x9e37_79b9_7f4a_7c15u64 ^ u64::from(format.bits());
+    let mut next = || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s
+    };
+    let (man, bias) = match format {
+        FormatKind::F16 => (10, 15),
+        FormatKind::F32 => (23, 127),
+        FormatKind::F64 => (52, 1023),
+    };
+    let w = format.bits();
+    let mut one = || {
+        let r = next();
+        let sign = r >> 63 << (w - 1);
+        let frac = r & ((1u64 << man) - 1);
+        let e = bias - 8 + (r >> 40) % if w == 16 { 23 } else { 40 };
+        sign | e << man | frac
+    };
+    let bits = [0, 1, 2].map(|_| (0..WHOLE).map(|_| one()).collect());
+    let exp = (0..WHOLE).map(|_| (next() % 81) as i32 - 40).collect();
+    Inputs { bits, exp }
+}
+
+/// An element type with its kernel format.
+trait Lane: LaneBits + PartialEq + core::fmt::Debug + Send + Sync + 'static {
+    type F: Format<Bits = Self>;
+    fn narrow(v: u64) -> Self;
+    fn bytes(v: &[Self]) -> Vec<u8>;
+}
+impl Lane for u16 {
+    type F = F16;
+    fn narrow(v: u64) -> u16 {
+        v as u16
+    }
+    fn bytes(v: &[u16]) -> Vec<u8> {
+        v.iter().flat_map(|x| x.to_le_bytes()).collect()
+    }
+}
+impl Lane for u32 {
+    type F = F32;
+    fn narrow(v: u64) -> u32 {
+        v as u32
+    }
+    fn bytes(v: &[u32]) -> Vec<u8> {
+        v.iter().flat_map(|x| x.to_le_bytes()).collect()
+    }
+}
+impl Lane for u64 {
+    type F = F64;
+    fn narrow(v: u64) -> u64 {
+        v
+    }
+    fn bytes(v: &[u64]) -> Vec<u8> {
+        v.iter().flat_map(|x| x.to_le_bytes()).collect()
     }
 }
 
-fn lanes_chunks(src: &[u32], dst: &mut [u32]) {
-    for off in ring_chunks() {
-        let (s, d) = (&src[off..off + CHUNK], &mut dst[off..off + CHUNK]);
-        lanes::fract(Target::Gfx1201, MODE, LaneMods::default(), black_box(s), d)
-            .expect("valid lanes");
+/// The ring offsets of one pass of 64-lane calls.
+fn ring() -> impl Iterator<Item = usize> {
+    (0..RING / CHUNK).map(|i| i * CHUNK)
+}
+
+/// One row's Rust side: its inputs, its bare-kernel results, and the
+/// passes of each Rust column.
+struct RowData<T: Lane> {
+    op: LaneOp,
+    src: [Vec<T>; 3],
+    exp: Vec<i32>,
+    want: Vec<T>,
+    policy: Policy,
+    prepared: Prepared<T>,
+}
+
+fn arith_of(op: LaneOp) -> Option<ArithOp> {
+    op.arith()
+}
+
+impl<T: Lane> RowData<T> {
+    fn new(op: LaneOp, inp: &Inputs) -> RowData<T> {
+        let src = [0, 1, 2].map(|i| {
+            inp.bits[i]
+                .iter()
+                .map(|&v| T::narrow(v))
+                .collect::<Vec<T>>()
+        });
+        let rules = amdgpu_valu::__testing::float_rules(TARGET.spec());
+        let policy = Policy::new::<T::F>(&rules, Mode(MODE), Modifiers::default());
+        let prepared =
+            Prepared::<T>::new(TARGET, op, MODE, ArithMods::default()).expect("valid instruction");
+        let mut row = RowData {
+            op,
+            src,
+            exp: inp.exp.clone(),
+            want: vec![T::default(); WHOLE],
+            policy,
+            prepared,
+        };
+        let mut want = vec![T::default(); WHOLE];
+        for off in (0..WHOLE).step_by(CHUNK) {
+            row.bare(off, &mut want[off..off + CHUNK]);
+        }
+        row.want = want;
+        row
+    }
+
+    /// The bare kernel on the 64 lanes at `off`.
+    #[inline]
+    fn bare(&self, off: usize, d: &mut [T]) {
+        let r = off..off + d.len();
+        let (a, e) = (&self.src[0][r.clone()], &self.exp[r.clone()]);
+        match arith_of(self.op) {
+            None if self.op == LaneOp::Ldexp => {
+                run_dispatched::<Ldexp, T::F, _>(&mut Slices::<T::F>::new(a, e, d), &self.policy)
+            }
+            None => {
+                run_dispatched::<Fract, T::F, _>(&mut Slices::<T::F>::new(a, e, d), &self.policy)
+            }
+            Some(op) => {
+                let (b, c) = (&self.src[1][r.clone()], &self.src[2][r]);
+                arith_slices::<T::F>(op, &self.policy, SourceModifiers::default(), a, b, c, d)
+            }
+        }
+    }
+
+    /// The lane API's one-shot function over `r`.
+    #[inline]
+    fn lanes(&self, r: core::ops::Range<usize>, d: &mut [T]) {
+        let a = black_box(&self.src[0][r.clone()]);
+        let m = LaneMods::default();
+        let ok = match arith_of(self.op) {
+            None if self.op == LaneOp::Ldexp => lanes::ldexp(TARGET, MODE, m, a, &self.exp[r], d),
+            None => lanes::fract(TARGET, MODE, m, a, d),
+            Some(op) => {
+                let (b, c) = (&self.src[1][r.clone()], &self.src[2][r]);
+                let srcs: &[&[T]] = if op == ArithOp::Fma {
+                    &[a, b, c]
+                } else {
+                    &[a, b]
+                };
+                lanes::arith(op, TARGET, MODE, ArithMods::default(), srcs, d)
+            }
+        };
+        ok.expect("valid lanes");
+    }
+
+    #[inline]
+    fn prepared(&self, r: core::ops::Range<usize>, d: &mut [T]) {
+        let a = black_box(&self.src[0][r.clone()]);
+        let k = self.op.sources();
+        let (b, c) = (&self.src[1][r.clone()], &self.src[2][r.clone()]);
+        let all = [a, b, c];
+        let e: &[i32] = if self.op.has_exponent() {
+            &self.exp[r]
+        } else {
+            &[]
+        };
+        self.prepared.run(&all[..k], e, d).expect("valid lanes");
+    }
+
+    /// The Rust columns of one round, each checked against the bare kernel.
+    fn round(&self, out: &mut [f64; COLUMNS.len()]) {
+        let mut d = vec![T::default(); WHOLE];
+        let check = |d: &[T], what: &str| {
+            assert!(
+                d == &self.want[..d.len()],
+                "{what}: bits differ from the bare kernel"
+            );
+        };
+        out[BARE] = rate(RING, || {
+            for off in ring() {
+                self.bare(off, &mut d[off..off + CHUNK]);
+            }
+        });
+        check(&d[..RING], "bare");
+        d.fill(T::default());
+        out[PREP64] = rate(RING, || {
+            for off in ring() {
+                self.prepared(off..off + CHUNK, &mut d[off..off + CHUNK]);
+            }
+        });
+        check(&d[..RING], "Prepared /64");
+        d.fill(T::default());
+        out[LANES64] = rate(RING, || {
+            for off in ring() {
+                self.lanes(off..off + CHUNK, &mut d[off..off + CHUNK]);
+            }
+        });
+        check(&d[..RING], "lanes /64");
+        d.fill(T::default());
+        out[CAPI_RUST64] = rate(RING, || {
+            for off in ring() {
+                self.capi(off, &mut d[off..off + CHUNK]);
+            }
+        });
+        check(&d[..RING], "C API from Rust /64");
+        d.fill(T::default());
+        out[LANES_ONE] = rate(WHOLE, || self.lanes(0..WHOLE, &mut d));
+        check(&d, "lanes one call");
+        black_box(&d);
+    }
+
+    /// The C API's prepared function called from Rust (linked as an rlib).
+    fn capi(&self, off: usize, d: &mut [T]) {
+        use amdgpu_valu_capi::prepared as c;
+        thread_local! {
+            static HANDLES: std::cell::RefCell<Vec<((LaneOp, FormatKind), usize)>> = const { std::cell::RefCell::new(Vec::new()) };
+        }
+        let key = (self.op, T::FORMAT);
+        let h = HANDLES.with(|hs| {
+            let mut hs = hs.borrow_mut();
+            if let Some(&(_, h)) = hs.iter().find(|(k, _)| *k == key) {
+                return h;
+            }
+            let mut p = std::ptr::null_mut();
+            let op = LaneOp::ALL.iter().position(|&o| o == self.op).unwrap_or(0) as u32;
+            let format = match T::FORMAT {
+                FormatKind::F16 => 0,
+                FormatKind::F32 => 1,
+                FormatKind::F64 => 2,
+            };
+            let id = Target::ALL.iter().position(|&t| t == TARGET).unwrap_or(0) as u32;
+            // SAFETY: a valid out pointer.
+            let s =
+                unsafe { c::avalu_prepared_new(id, op, format, MODE, Default::default(), &mut p) };
+            assert_eq!(s, amdgpu_valu_capi::AvaluStatus::Ok);
+            hs.push((key, p as usize));
+            p as usize
+        });
+        let p = h as *const c::AvaluPrepared;
+        let k = self.op.sources();
+        let ptr = |i: usize| {
+            if i < k {
+                self.src[i][off..].as_ptr().cast::<u8>()
+            } else {
+                std::ptr::null()
+            }
+        };
+        let exp = if self.op.has_exponent() {
+            self.exp[off..].as_ptr()
+        } else {
+            std::ptr::null()
+        };
+        let n = d.len();
+        let dst = d.as_mut_ptr().cast::<u8>();
+        // SAFETY: every array holds at least n elements from its pointer;
+        // the handle is live and of T's format.
+        let s = unsafe {
+            match T::FORMAT {
+                FormatKind::F16 => c::avalu_prepared_run_f16(
+                    p,
+                    std::ptr::null(),
+                    ptr(0).cast(),
+                    ptr(1).cast(),
+                    ptr(2).cast(),
+                    exp,
+                    dst.cast(),
+                    n,
+                ),
+                FormatKind::F32 => c::avalu_prepared_run_f32(
+                    p,
+                    std::ptr::null(),
+                    ptr(0).cast(),
+                    ptr(1).cast(),
+                    ptr(2).cast(),
+                    exp,
+                    dst.cast(),
+                    n,
+                ),
+                FormatKind::F64 => c::avalu_prepared_run_f64(
+                    p,
+                    std::ptr::null(),
+                    ptr(0).cast(),
+                    ptr(1).cast(),
+                    ptr(2).cast(),
+                    exp,
+                    dst.cast(),
+                    n,
+                ),
+            }
+        };
+        assert_eq!(s, amdgpu_valu_capi::AvaluStatus::Ok);
+    }
+
+    fn write_want(&self, dir: &Path, row: usize) {
+        std::fs::write(dir.join(format!("want_{row}.bin")), T::bytes(&self.want)).expect("write");
     }
 }
 
-/// The C API's function called from Rust (linked as an rlib): the C side's
-/// work without the static library and the C compiler.
-fn capi_from_rust(src: &[u32], dst: &mut [u32]) {
-    let mods = amdgpu_valu_capi::lanes::AvaluMods::default();
-    let target = Target::ALL
-        .iter()
-        .position(|&t| t == Target::Gfx1201)
-        .unwrap_or(0) as u32;
-    for off in ring_chunks() {
-        let (s, d) = (&src[off..off + CHUNK], &mut dst[off..off + CHUNK]);
-        // SAFETY: both pointers are valid for the chunk's lanes.
-        let status = unsafe {
-            amdgpu_valu_capi::lanes::avalu_fract_f32(
-                black_box(target),
-                MODE,
-                mods,
-                std::ptr::null(),
-                s.as_ptr(),
-                d.as_mut_ptr(),
-                s.len(),
-            )
-        };
-        assert_eq!(status, amdgpu_valu_capi::AvaluStatus::Ok);
+/// A row of any format.
+enum AnyRow {
+    F16(RowData<u16>),
+    F32(RowData<u32>),
+    F64(RowData<u64>),
+}
+
+impl AnyRow {
+    fn round(&self, out: &mut [f64; COLUMNS.len()]) {
+        match self {
+            AnyRow::F16(r) => r.round(out),
+            AnyRow::F32(r) => r.round(out),
+            AnyRow::F64(r) => r.round(out),
+        }
     }
 }
 
@@ -161,7 +456,9 @@ fn build_c() -> Option<PathBuf> {
     }
 }
 
-fn numbers(cmd: &mut Command) -> Option<Vec<f64>> {
+/// Per row, the numbers a side printed (one line per row: its name, then
+/// the figures).
+fn numbers(cmd: &mut Command) -> Option<Vec<Vec<f64>>> {
     let out = cmd.output().ok()?;
     if !out.status.success() {
         eprintln!("{cmd:?}: {}", String::from_utf8_lossy(&out.stderr));
@@ -169,14 +466,19 @@ fn numbers(cmd: &mut Command) -> Option<Vec<f64>> {
     }
     Some(
         String::from_utf8_lossy(&out.stdout)
-            .split_whitespace()
-            .filter_map(|w| w.parse().ok())
+            .lines()
+            .map(|l| {
+                l.split_whitespace()
+                    .skip(1)
+                    .filter_map(|w| w.parse().ok())
+                    .collect()
+            })
             .collect(),
     )
 }
 
 /// Where the unpacked wheel is: $AMDGPU_VALU_PYTHONPATH, or the one
-/// tests/python_bindings.rs unpacks.
+/// `cargo xtask bench bindings` unpacks.
 fn python_path() -> Option<PathBuf> {
     let p = std::env::var_os("AMDGPU_VALU_PYTHONPATH")
         .map(PathBuf::from)
@@ -192,72 +494,153 @@ fn python_path() -> Option<PathBuf> {
     }
 }
 
+fn row_name(op: LaneOp, f: FormatKind) -> String {
+    format!("{}:{}", op.name(), f.name())
+}
+
 fn main() {
     // `cargo bench` passes --bench; nothing else is taken.
-    let src = lanes_mix();
-    let mut dst = vec![0u32; LANES];
+    let dir = std::env::temp_dir().join(format!("amdgpu-valu-bindings-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let mut rows = Vec::new();
+    for f in [FormatKind::F16, FormatKind::F32, FormatKind::F64] {
+        let inp = inputs(f);
+        for (i, k) in ["a", "b", "c"].iter().enumerate() {
+            let bytes: Vec<u8> = match f {
+                FormatKind::F16 => {
+                    u16::bytes(&inp.bits[i].iter().map(|&v| v as u16).collect::<Vec<_>>())
+                }
+                FormatKind::F32 => {
+                    u32::bytes(&inp.bits[i].iter().map(|&v| v as u32).collect::<Vec<_>>())
+                }
+                FormatKind::F64 => u64::bytes(&inp.bits[i]),
+            };
+            std::fs::write(dir.join(format!("{k}_{}.bin", f.name())), bytes).expect("write");
+        }
+        let exp: Vec<u8> = inp.exp.iter().flat_map(|e| e.to_le_bytes()).collect();
+        std::fs::write(dir.join(format!("exp_{}.bin", f.name())), exp).expect("write");
+        for (r, &(op, rf)) in ROWS.iter().enumerate() {
+            if rf != f {
+                continue;
+            }
+            let row = match f {
+                FormatKind::F16 => AnyRow::F16(RowData::new(op, &inp)),
+                FormatKind::F32 => AnyRow::F32(RowData::new(op, &inp)),
+                FormatKind::F64 => AnyRow::F64(RowData::new(op, &inp)),
+            };
+            match &row {
+                AnyRow::F16(d) => d.write_want(&dir, r),
+                AnyRow::F32(d) => d.write_want(&dir, r),
+                AnyRow::F64(d) => d.write_want(&dir, r),
+            }
+            rows.push((r, row));
+        }
+    }
+    rows.sort_by_key(|(r, _)| *r);
+    let names: Vec<String> = ROWS.iter().map(|&(o, f)| row_name(o, f)).collect();
     let c = build_c();
     let py = python_path();
-    let arg = |n: usize| n.to_string();
-    let mut rows: Vec<[f64; 7]> = Vec::new();
-    for round in 0..ROUNDS {
-        let bare = rate(|| bare_kernel(&src, &mut dst));
-        let chunks = rate(|| lanes_chunks(&src, &mut dst));
-        let capi_rust = rate(|| capi_from_rust(&src, &mut dst));
-        let c64 = c
-            .as_ref()
-            .and_then(|exe| numbers(Command::new(exe).args([arg(LANES), arg(RING), arg(PASSES)])))
-            .map_or(f64::NAN, |v| v[0]);
-        let whole = rate(|| {
-            lanes::fract(Target::Gfx1201, MODE, LaneMods::default(), &src, &mut dst)
-                .expect("valid lanes")
-        });
-        let (py_new, py_out) = py
-            .as_ref()
-            .and_then(|p| {
-                numbers(
-                    Command::new(std::env::var("PYTHON").unwrap_or_else(|_| "python3".into()))
-                        .env("PYTHONPATH", p)
-                        .arg(root().join("python/benches/fract_bench.py"))
-                        .args([arg(LANES), arg(PASSES)]),
-                )
-            })
-            .map_or((f64::NAN, f64::NAN), |v| (v[0], v[1]));
-        eprintln!(
-            "round {round}: bare {bare:.0}, lanes/64 {chunks:.0}, C API from Rust/64 {capi_rust:.0}, C/64 {c64:.0}, lanes/4M {whole:.0}, Python {py_new:.0} (out= {py_out:.0}) Mlanes/s"
-        );
-        rows.push([bare, chunks, c64, whole, py_new, py_out, capi_rust]);
+    let target_id = Target::ALL.iter().position(|&t| t == TARGET).unwrap_or(0);
+    let common = |cmd: &mut Command| {
+        cmd.arg(&dir)
+            .args([WHOLE, RING, REPS, target_id, MODE as usize].map(|n| n.to_string()))
+            .args(&names);
+    };
+    // figures[round][row][column]
+    let mut figures = vec![vec![[f64::NAN; COLUMNS.len()]; ROWS.len()]; ROUNDS];
+    for (round, fig) in figures.iter_mut().enumerate() {
+        for (r, row) in &rows {
+            row.round(&mut fig[*r]);
+        }
+        if let Some(exe) = &c {
+            let mut cmd = Command::new(exe);
+            common(&mut cmd);
+            if let Some(v) = numbers(&mut cmd) {
+                for (r, line) in v.iter().enumerate().take(ROWS.len()) {
+                    for (k, &col) in [C64, C_ONE, C_PREP64].iter().enumerate() {
+                        fig[r][col] = line.get(k).copied().unwrap_or(f64::NAN);
+                    }
+                }
+            }
+        }
+        if let Some(p) = &py {
+            let mut cmd =
+                Command::new(std::env::var("PYTHON").unwrap_or_else(|_| "python3".into()));
+            cmd.env("PYTHONPATH", p)
+                .arg(root().join("python/benches/bindings_bench.py"));
+            common(&mut cmd);
+            if let Some(v) = numbers(&mut cmd) {
+                for (r, line) in v.iter().enumerate().take(ROWS.len()) {
+                    for (k, &col) in [PY_PREP64, PY_FN64, PY_OUT, PY_NEW, PY_PREP_ONE]
+                        .iter()
+                        .enumerate()
+                    {
+                        fig[r][col] = line.get(k).copied().unwrap_or(f64::NAN);
+                    }
+                }
+            }
+        }
+        eprintln!("round {} of {ROUNDS} done", round + 1);
     }
-    black_box(&dst);
-    let col = |i: usize| median(rows.iter().map(|r| r[i]).collect());
-    let ratio = |a: usize, b: usize| median(rows.iter().map(|r| r[a] / r[b]).collect());
-    println!("V_FRACT_F32, gfx1201, MODE 0xf0, {LANES} lanes per pass; Mlanes/s, medians of {ROUNDS} interleaved rounds\n");
-    println!("| path | Mlanes/s | Rust bare kernel / path |");
-    println!("|---|---:|---:|");
-    let names = [
-        "Rust bare kernel, 64-lane calls",
-        "Rust lanes::fract, 64-lane calls",
-        "C avalu_fract_f32, 64-lane calls",
-        "Rust lanes::fract, one call",
-        "Python fract (float32), new array",
-        "Python fract (float32), out=",
-        "C API function called from Rust, 64-lane calls",
-    ];
-    for (i, name) in names.iter().enumerate() {
-        println!("| {name} | {:.0} | {:.2}x |", col(i), ratio(0, i));
+    let _ = std::fs::remove_dir_all(&dir);
+    let col = |r: usize, c: usize| median(figures.iter().map(|f| f[r][c]).collect());
+    // Median over rounds of a / b (speed ratio: above 1, `a` is faster).
+    let ratio =
+        |r: usize, a: usize, b: usize| median(figures.iter().map(|f| f[r][a] / f[r][b]).collect());
+    println!(
+        "{TARGET}, MODE {MODE:#x}; 64-lane calls cycle through {RING} lanes, one call covers {WHOLE}; Mlanes/s, medians of {ROUNDS} interleaved rounds (each the median of {REPS} passes)\n"
+    );
+    print!("| row |");
+    for c in COLUMNS {
+        print!(" {c} |");
     }
     println!();
-    println!(
-        "C call / Rust bare kernel on 64 lanes: {:.2}x slower (goal: at most 1.2x)",
-        ratio(0, 2)
-    );
-    println!(
-        "C call / Rust lanes::fract on 64 lanes (the same entry point from Rust): {:.2}x slower",
-        ratio(1, 2)
-    );
-    println!(
-        "Python on 4M lanes / Rust lanes::fract on 4M lanes: {:.2}x slower with a new array, {:.2}x with out= (goal: at most 1.5x)",
-        ratio(3, 4),
-        ratio(3, 5)
-    );
+    println!("|---|{}", "---:|".repeat(COLUMNS.len()));
+    for (r, name) in names.iter().enumerate() {
+        print!("| {name} |");
+        for c in 0..COLUMNS.len() {
+            print!(" {:.0} |", col(r, c));
+        }
+        println!();
+    }
+    println!("\nRatios (speed of the first over the second; medians of the rounds' ratios):\n");
+    let pairs: [(&str, usize, usize, &str); 9] = [
+        ("lanes /64 : bare", LANES64, BARE, ">= 0.85 (FRACT/LDEXP)"),
+        ("Prepared /64 : bare", PREP64, BARE, ""),
+        ("lanes one call : bare", LANES_ONE, BARE, ""),
+        ("C /64 : lanes /64", C64, LANES64, ">= 0.83 (1.2x)"),
+        ("C prepared /64 : Prepared /64", C_PREP64, PREP64, ""),
+        (
+            "C one call : lanes one call",
+            C_ONE,
+            LANES_ONE,
+            ">= 0.83 (1.2x)",
+        ),
+        (
+            "Python one call out= : lanes one call",
+            PY_OUT,
+            LANES_ONE,
+            ">= 0.83 (1.2x)",
+        ),
+        (
+            "Python one call new : lanes one call",
+            PY_NEW,
+            LANES_ONE,
+            "",
+        ),
+        ("Python Prepared /64 : lanes /64", PY_PREP64, LANES64, ""),
+    ];
+    print!("| ratio | goal |");
+    for name in &names {
+        print!(" {name} |");
+    }
+    println!();
+    println!("|---|---|{}", "---:|".repeat(names.len()));
+    for (what, a, b, goal) in pairs {
+        print!("| {what} | {goal} |");
+        for r in 0..names.len() {
+            print!(" {:.2} |", ratio(r, a, b));
+        }
+        println!();
+    }
 }

@@ -41,9 +41,64 @@ typedef enum AvaluStatus {
   AVALU_STATUS_PANIC = 8,
 } AvaluStatus;
 
+// The operations of `avalu_prepared_new` (its `op` argument).
+enum AvaluOp
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  // V_FRACT: src0.
+  AVALU_OP_FRACT = 0,
+  // V_LDEXP: src0 and the exponent words.
+  AVALU_OP_LDEXP = 1,
+  // V_ADD: src0 + src1.
+  AVALU_OP_ADD = 2,
+  // V_SUB: src0 - src1 (F16, F32).
+  AVALU_OP_SUB = 3,
+  // V_SUBREV: src1 - src0 (F16, F32).
+  AVALU_OP_SUBREV = 4,
+  // V_MUL: src0 x src1.
+  AVALU_OP_MUL = 5,
+  // V_FMA: src0 x src1 + src2.
+  AVALU_OP_FMA = 6,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum AvaluOp AvaluOp;
+#else
+typedef uint32_t AvaluOp;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+// The formats of `avalu_prepared_new` (its `format` argument).
+enum AvaluFormat
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  // F16: `uint16_t` encodings, `avalu_prepared_run_f16`.
+  AVALU_FORMAT_F16 = 0,
+  // F32: `uint32_t` encodings, `avalu_prepared_run_f32`.
+  AVALU_FORMAT_F32 = 1,
+  // F64: `uint64_t` encodings, `avalu_prepared_run_f64`.
+  AVALU_FORMAT_F64 = 2,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum AvaluFormat AvaluFormat;
+#else
+typedef uint32_t AvaluFormat;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
 // An instruction for one target (opaque). Made by `avalu_assemble` or
 // `avalu_decode`, freed by `avalu_instruction_free`.
 typedef struct AvaluInstruction AvaluInstruction;
+
+// One prepared instruction (opaque). Made by `avalu_prepared_new`, freed
+// by `avalu_prepared_free`; read-only once made, so one handle may be run
+// from several threads at once.
+typedef struct AvaluPrepared AvaluPrepared;
 
 // The result of a replay (opaque). Made by `avalu_replay`, freed by
 // `avalu_replay_free`.
@@ -475,6 +530,87 @@ enum AvaluStatus avalu_ldexp_f64(uint32_t target,
                                  const int32_t *exp,
                                  uint64_t *dst,
                                  size_t n);
+
+// A prepared instruction in `*out`: `op` (an `AvaluOp`) in `format` (an
+// `AvaluFormat`) on `target` under MODE `mode` with `mods` (ABS and NEG
+// bits only for the operation's float sources: bit 0 for FRACT and
+// LDEXP). Everything is checked here: an unknown op or format, an OMOD
+// above 3 or an `abs`/`neg` bit above 2 is
+// `AVALU_STATUS_INVALID_ARGUMENT`; an instruction the target lacks (SUB
+// or SUBREV in F64) or ABS/NEG on a source the operation does not have is
+// `AVALU_STATUS_EXECUTE`, as for the one-shot functions.
+//
+// # Safety
+// `out` is NULL or valid for one write.
+enum AvaluStatus avalu_prepared_new(uint32_t target_id,
+                                    uint32_t op,
+                                    uint32_t format,
+                                    uint32_t mode,
+                                    struct AvaluArithMods mods,
+                                    struct AvaluPrepared **out);
+
+// Free a prepared instruction. NULL is ignored.
+//
+// # Safety
+// `prepared` is NULL or a live handle, not used afterwards.
+void avalu_prepared_free(struct AvaluPrepared *prepared);
+
+// The format of a prepared instruction (an `AvaluFormat`), or
+// `UINT32_MAX` when `prepared` is NULL.
+//
+// # Safety
+// `prepared` is NULL or a live handle.
+uint32_t avalu_prepared_format(const struct AvaluPrepared *prepared);
+
+// Run an F16 prepared instruction over `n` lanes: `dst[i]` from `src0[i]`
+// (and `src1[i]`, `src2[i]` for the operations that have them; NULL for
+// the others) and, for LDEXP, `exp[i]` (the exponent register word: bits
+// 15:0 read as a signed 16-bit integer; NULL for the others). `exec` is
+// NULL (every lane is written) or `ceil(n / 64)` words: lane `i` is
+// written only when bit `i % 64` of `exec[i / 64]` is set. `dst` may be
+// one of the sources itself; other overlaps are refused. A handle of
+// another format is `AVALU_STATUS_INVALID_ARGUMENT`. Pointers may be NULL
+// when `n` is 0.
+//
+// # Safety
+// `prepared` is NULL or a live handle; each array pointer is NULL or valid
+// for `n` elements (`exec`: `ceil(n / 64)` words).
+enum AvaluStatus avalu_prepared_run_f16(const struct AvaluPrepared *prepared,
+                                        const uint64_t *exec,
+                                        const uint16_t *src0,
+                                        const uint16_t *src1,
+                                        const uint16_t *src2,
+                                        const int32_t *exp,
+                                        uint16_t *dst,
+                                        size_t n);
+
+// Run an F32 prepared instruction over `n` lanes, as
+// `avalu_prepared_run_f16` (LDEXP reads all 32 bits of `exp[i]`).
+//
+// # Safety
+// As `avalu_prepared_run_f16`.
+enum AvaluStatus avalu_prepared_run_f32(const struct AvaluPrepared *prepared,
+                                        const uint64_t *exec,
+                                        const uint32_t *src0,
+                                        const uint32_t *src1,
+                                        const uint32_t *src2,
+                                        const int32_t *exp,
+                                        uint32_t *dst,
+                                        size_t n);
+
+// Run an F64 prepared instruction over `n` lanes, as
+// `avalu_prepared_run_f16` (LDEXP reads all 32 bits of `exp[i]`).
+//
+// # Safety
+// As `avalu_prepared_run_f16`.
+enum AvaluStatus avalu_prepared_run_f64(const struct AvaluPrepared *prepared,
+                                        const uint64_t *exec,
+                                        const uint64_t *src0,
+                                        const uint64_t *src1,
+                                        const uint64_t *src2,
+                                        const int32_t *exp,
+                                        uint64_t *dst,
+                                        size_t n);
 
 // Replay `text` (`len` bytes of capture rows, not NUL-terminated; invalid
 // UTF-8 makes its row malformed) into a new result in `*out`. Failing,

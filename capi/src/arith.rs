@@ -28,7 +28,7 @@ pub struct AvaluArithMods {
     pub omod: u8,
 }
 
-fn arith_mods(m: AvaluArithMods) -> Result<ArithMods, Error> {
+pub(crate) fn arith_mods(m: AvaluArithMods) -> Result<ArithMods, Error> {
     if m.omod > 3 {
         return Err(Error::invalid(format!(
             "omod {} is not an OMOD field value (0 to 3)",

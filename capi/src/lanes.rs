@@ -1,10 +1,10 @@
 //! FRACT and LDEXP on caller arrays of raw encodings: one call is one VOP3
 //! instruction over `n` lanes, through `amdgpu_valu::lanes` (the dispatched
-//! SIMD kernels `execute` uses, in 64-lane chunks).
+//! SIMD kernels `execute` uses, in one call on the caller's arrays).
 
 use core::ops::Range;
 
-use amdgpu_valu::lanes::{self, LaneBits, LaneMods};
+use amdgpu_valu::lanes::{self, LaneBits, LaneMods, LaneOp, Prepared};
 use amdgpu_valu::Omod;
 
 use crate::{check_array, guard, slice, slice_mut, target, AvaluStatus, Error};
@@ -142,6 +142,8 @@ unsafe fn run_aliased<T: LaneBits>(
     dst: *mut T,
     n: usize,
 ) -> Result<(), Error> {
+    let op = if ldexp { LaneOp::Ldexp } else { LaneOp::Fract };
+    let p = Prepared::<T>::new(target, op, mode, mods.into())?;
     let mut s = [T::default(); CHUNK];
     let mut e = [0i32; CHUNK];
     let mut d = [T::default(); CHUNK];
@@ -163,11 +165,8 @@ unsafe fn run_aliased<T: LaneBits>(
             }
         };
         let (s, d) = (&s[..len], &mut d[..len]);
-        if ldexp {
-            lanes::ldexp_exec(target, mode, mods, &[mask], s, &e[..len], d)?;
-        } else {
-            lanes::fract_exec(target, mode, mods, &[mask], s, d)?;
-        }
+        let e = if ldexp { &e[..len] } else { &[] };
+        p.run_exec(&[mask], &[s], e, d)?;
         // SAFETY: as above.
         unsafe { core::ptr::copy_nonoverlapping(d.as_ptr(), dst.add(off), len) };
     }

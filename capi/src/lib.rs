@@ -6,6 +6,10 @@
 //! - the arithmetic on raw lanes ([`arith`]): ADD, SUB, SUBREV, MUL and
 //!   FMA over caller arrays, one function per operation and format
 //!   (`avalu_add_f32`, `avalu_fma_f16`...), with [`arith::AvaluArithMods`];
+//! - a prepared instruction ([`prepared`]): any of these operations with
+//!   its target, format, MODE and modifiers checked once
+//!   (`avalu_prepared_new`), then run over caller arrays many times
+//!   (`avalu_prepared_run_f32`...) with only pointers and lengths checked;
 //! - the instruction level ([`instruction`], [`wave`]): targets by name,
 //!   assembling text and decoding bytes into an opaque instruction, a wave
 //!   of registers, executing an instruction on it;
@@ -20,6 +24,7 @@
 pub mod arith;
 pub mod instruction;
 pub mod lanes;
+pub mod prepared;
 pub mod replay;
 pub mod wave;
 

@@ -187,15 +187,21 @@ fn readme_c_example_runs() {
 /// by hand, built as `lang` (`c` as C11, `c++` as C++17) and linked
 /// statically.
 fn arith_program(lang: &str) {
+    checks_program("arith_lanes", lang);
+}
+
+/// The C program `capi/tests/{name}.c`, which prints one line per check
+/// and "N checks, 0 failed", built as `lang` and linked statically.
+fn checks_program(name: &str, lang: &str) {
     let (compiler, std) = match lang {
         "c" => (cc().0, "-std=c11"),
         _ => (cxx(), "-std=c++17"),
     };
-    let exe = out_path(&format!("arith_lanes_{}", lang.replace('+', "p")));
+    let exe = out_path(&format!("{name}_{}", lang.replace('+', "p")));
     run(Command::new(&compiler)
         .args(["-x", lang, std, "-Wall", "-Wextra", "-Werror", "-I"])
         .arg(root().join("capi/include"))
-        .arg(root().join("capi/tests/arith_lanes.c"))
+        .arg(root().join(format!("capi/tests/{name}.c")))
         .args(["-x", "none"])
         .arg(lib_dir().join("libamdgpu_valu_capi.a"))
         .args(NATIVE_LIBS)
@@ -220,4 +226,16 @@ fn arithmetic_from_c_gives_hand_derived_bits() {
 #[cfg_attr(skip_bindings, ignore = "AMDGPU_VALU_SKIP_BINDINGS is set")]
 fn arithmetic_from_cpp_gives_hand_derived_bits() {
     arith_program("c++");
+}
+
+#[test]
+#[cfg_attr(skip_bindings, ignore = "AMDGPU_VALU_SKIP_BINDINGS is set")]
+fn prepared_instructions_from_c_give_hand_derived_bits() {
+    checks_program("prepared_lanes", "c");
+}
+
+#[test]
+#[cfg_attr(skip_bindings, ignore = "AMDGPU_VALU_SKIP_BINDINGS is set")]
+fn prepared_instructions_from_cpp_give_hand_derived_bits() {
+    checks_program("prepared_lanes", "c++");
 }

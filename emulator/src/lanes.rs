@@ -14,8 +14,9 @@
 //! - [`fract`] and [`ldexp`] (and [`fract_exec`], [`ldexp_exec`]) take the
 //!   modifiers [`LaneMods`]: the same policy (`Policy` built from the
 //!   target's rules, MODE and the modifiers, as `execute` builds it) and
-//!   the same dispatched whole-wave kernels as [`crate::execute`], run in
-//!   chunks of 64 lanes.
+//!   the same dispatched kernels as [`crate::execute`], run in one call
+//!   over the caller's arrays: the kernel reads the `u16`, `u32` or `u64`
+//!   encodings where they are and writes straight into `dst`.
 //! - [`add`], [`sub`], [`subrev`], [`mul`] and [`fma`] (and [`arith`],
 //!   [`arith_exec`] with an [`ArithOp`]) take [`ArithMods`]: ABS and NEG
 //!   per source, OMOD and CLAMP. The policy is built the same way, once
@@ -26,6 +27,13 @@
 //!   form of ADD, MUL and FMA in F16, F32 and F64, and of SUB and SUBREV
 //!   in F16 and F32; SUB or SUBREV on `u64` lanes is an error
 //!   ([`has_format`]).
+//! - [`Prepared`]: one instruction (target, [`LaneOp`], format, MODE and
+//!   modifiers) checked and decoded once, for callers that issue it many
+//!   times; each [`Prepared::run`] then checks only the lengths.
+//!
+//! Each call's fixed cost is small against 64 lanes: the opcode from a
+//! table, the target's forms from bit sets, the policy built once per
+//! call (once per [`Prepared`]), one dispatched kernel call.
 //!
 //! ```
 //! use amdgpu_valu::lanes::{self, LaneMods};
@@ -78,19 +86,22 @@
 //! ```
 
 use crate::error::ExecError;
-use crate::instr::{Encoding, Opcode};
-use crate::kernels::FloatRules;
-use crate::kernels::{run_dispatched, Fract, Ldexp, Operation, WaveIo};
-use crate::kernels::{Format, FormatKind, Mode, Modifiers, Omod, Policy, F16, F32, F64};
+use crate::kernels::arith::SourceModifiers;
+use crate::kernels::{run_dispatched, Fract, LaneArrays, Ldexp};
+use crate::kernels::{FloatRules, FormatKind, Mode, Omod, Policy, F16, F32, F64};
 use crate::target::Target;
 
 mod arith;
+mod prepared;
+#[cfg(test)]
+mod tests;
 
 pub use crate::kernels::arith::ArithOp;
 pub use arith::{has_format, ArithMods};
+pub use prepared::{LaneOp, Prepared};
 
-/// Lanes per kernel call (the widest wave).
-const CHUNK: usize = 64;
+/// Lanes per EXEC word.
+const EXEC_BITS: usize = 64;
 
 /// The VOP3 modifiers of one instruction: ABS and NEG on the float source,
 /// OMOD and CLAMP on the result.
@@ -135,21 +146,24 @@ pub trait LaneBits: Copy + Default + sealed::Sealed {
     /// The lanes as mutable register words when they already are (F32).
     #[doc(hidden)]
     fn as_words_mut(lanes: &mut [Self]) -> Option<&mut [u32]>;
-    /// One call of the lane API on this format. A method of each type, so
-    /// that the kernels are compiled once, in this crate, whoever calls.
+    /// The policy of this format from the target's rules, MODE and the
+    /// modifiers.
     #[doc(hidden)]
-    #[allow(clippy::too_many_arguments)]
-    fn run_lanes(
+    fn policy(rules: &FloatRules, mode: Mode, mods: crate::kernels::Modifiers) -> Policy;
+    /// FRACT (`ldexp` false) or LDEXP over checked lanes under a built
+    /// policy: one dispatched kernel call over the caller's arrays. A
+    /// method of each type, so that the kernels are compiled once, in this
+    /// crate, whoever calls.
+    #[doc(hidden)]
+    fn run_kernel(
         ldexp: bool,
-        target: Target,
-        mode: u32,
-        mods: LaneMods,
+        p: &Policy,
         src: &[Self],
         exp: &[i32],
         exec: Option<&[u64]>,
         dst: &mut [Self],
-    ) -> Result<(), ExecError>;
-    /// One checked arithmetic call on this format (see `run_lanes`).
+    );
+    /// One checked arithmetic call on this format (see `run_kernel`).
     #[doc(hidden)]
     fn run_arith(
         op: ArithOp,
@@ -160,33 +174,48 @@ pub trait LaneBits: Copy + Default + sealed::Sealed {
         exec: Option<&[u64]>,
         dst: &mut [Self],
     );
+    /// One checked arithmetic call under a built policy (its ABS/NEG
+    /// unused) and each source's ABS/NEG.
+    #[doc(hidden)]
+    fn run_arith_policy(
+        op: ArithOp,
+        p: &Policy,
+        sources: SourceModifiers,
+        srcs: [&[Self]; 3],
+        exec: Option<&[u64]>,
+        dst: &mut [Self],
+    );
 }
 
-/// The body of [`LaneBits::run_lanes`] for each type.
-macro_rules! run_lanes {
-    () => {
-        fn run_lanes(
+/// The format-specific methods of [`LaneBits`] for the type whose format
+/// is `$f`.
+macro_rules! kernels_of {
+    ($f:ty) => {
+        #[inline]
+        fn policy(rules: &FloatRules, mode: Mode, mods: crate::kernels::Modifiers) -> Policy {
+            Policy::new::<$f>(rules, mode, mods)
+        }
+        fn run_kernel(
             ldexp: bool,
-            target: Target,
-            mode: u32,
-            mods: LaneMods,
+            p: &Policy,
             src: &[Self],
             exp: &[i32],
             exec: Option<&[u64]>,
             dst: &mut [Self],
-        ) -> Result<(), ExecError> {
+        ) {
+            let exp = if ldexp { exp } else { &[] };
+            let lanes = &mut LaneArrays::<$f> {
+                src,
+                exp,
+                dst,
+                exec,
+            };
             if ldexp {
-                run::<Ldexp, Self>(target, mode, mods, src, exp, exec, dst)
+                run_dispatched::<Ldexp, $f, _>(lanes, p)
             } else {
-                run::<Fract, Self>(target, mode, mods, src, exp, exec, dst)
+                run_dispatched::<Fract, $f, _>(lanes, p)
             }
         }
-    };
-}
-
-/// The body of [`LaneBits::run_arith`] for the type whose format is `$f`.
-macro_rules! run_arith {
-    ($f:ty) => {
         fn run_arith(
             op: ArithOp,
             rules: &FloatRules,
@@ -198,12 +227,22 @@ macro_rules! run_arith {
         ) {
             arith::run_format::<$f>(op, rules, mode, mods, srcs, exec, dst)
         }
+        fn run_arith_policy(
+            op: ArithOp,
+            p: &Policy,
+            sources: SourceModifiers,
+            srcs: [&[Self]; 3],
+            exec: Option<&[u64]>,
+            dst: &mut [Self],
+        ) {
+            arith::run_policy::<$f>(op, p, sources, srcs, exec, dst)
+        }
     };
 }
 
 impl LaneBits for u16 {
     const FORMAT: FormatKind = FormatKind::F16;
-    run_arith!(F16);
+    kernels_of!(F16);
     fn words(self) -> (u32, u32) {
         (u32::from(self), 0)
     }
@@ -213,7 +252,6 @@ impl LaneBits for u16 {
     fn as_words(_: &[u16]) -> Option<&[u32]> {
         None
     }
-    run_lanes!();
     fn as_words_mut(_: &mut [u16]) -> Option<&mut [u32]> {
         None
     }
@@ -221,7 +259,7 @@ impl LaneBits for u16 {
 
 impl LaneBits for u32 {
     const FORMAT: FormatKind = FormatKind::F32;
-    run_arith!(F32);
+    kernels_of!(F32);
     fn words(self) -> (u32, u32) {
         (self, 0)
     }
@@ -231,7 +269,6 @@ impl LaneBits for u32 {
     fn as_words(lanes: &[u32]) -> Option<&[u32]> {
         Some(lanes)
     }
-    run_lanes!();
     fn as_words_mut(lanes: &mut [u32]) -> Option<&mut [u32]> {
         Some(lanes)
     }
@@ -239,7 +276,7 @@ impl LaneBits for u32 {
 
 impl LaneBits for u64 {
     const FORMAT: FormatKind = FormatKind::F64;
-    run_arith!(F64);
+    kernels_of!(F64);
     fn words(self) -> (u32, u32) {
         (self as u32, (self >> 32) as u32)
     }
@@ -249,10 +286,25 @@ impl LaneBits for u64 {
     fn as_words(_: &[u64]) -> Option<&[u32]> {
         None
     }
-    run_lanes!();
     fn as_words_mut(_: &mut [u64]) -> Option<&mut [u32]> {
         None
     }
+}
+
+/// One call of FRACT (`exp` empty) or LDEXP.
+#[inline]
+#[allow(clippy::too_many_arguments)]
+fn fract_ldexp<T: LaneBits>(
+    op: LaneOp,
+    target: Target,
+    mode: u32,
+    mods: LaneMods,
+    src: &[T],
+    exp: &[i32],
+    exec: Option<&[u64]>,
+    dst: &mut [T],
+) -> Result<(), ExecError> {
+    prepared::one_shot(target, op, mode, mods.into(), &[src], exp, exec, dst)
 }
 
 /// V_FRACT over every lane: `dst[i] = FRACT(src[i])`, as the VOP3 form on
@@ -265,7 +317,7 @@ pub fn fract<T: LaneBits>(
     src: &[T],
     dst: &mut [T],
 ) -> Result<(), ExecError> {
-    T::run_lanes(false, target, mode, mods, src, &[], None, dst)
+    fract_ldexp(LaneOp::Fract, target, mode, mods, src, &[], None, dst)
 }
 
 /// V_LDEXP over every lane: `dst[i] = src[i] x 2^exp[i]`, as the VOP3 form
@@ -281,7 +333,7 @@ pub fn ldexp<T: LaneBits>(
     exp: &[i32],
     dst: &mut [T],
 ) -> Result<(), ExecError> {
-    T::run_lanes(true, target, mode, mods, src, exp, None, dst)
+    fract_ldexp(LaneOp::Ldexp, target, mode, mods, src, exp, None, dst)
 }
 
 /// [`fract`] under an EXEC mask: lane `i` is written only when bit `i % 64`
@@ -295,7 +347,7 @@ pub fn fract_exec<T: LaneBits>(
     src: &[T],
     dst: &mut [T],
 ) -> Result<(), ExecError> {
-    T::run_lanes(false, target, mode, mods, src, &[], Some(exec), dst)
+    fract_ldexp(LaneOp::Fract, target, mode, mods, src, &[], Some(exec), dst)
 }
 
 /// [`ldexp`] under an EXEC mask, as [`fract_exec`].
@@ -308,7 +360,7 @@ pub fn ldexp_exec<T: LaneBits>(
     exp: &[i32],
     dst: &mut [T],
 ) -> Result<(), ExecError> {
-    T::run_lanes(true, target, mode, mods, src, exp, Some(exec), dst)
+    fract_ldexp(LaneOp::Ldexp, target, mode, mods, src, exp, Some(exec), dst)
 }
 
 /// V_ADD over every lane: `dst[i] = a[i] + b[i]` (src0 + src1), rounded
@@ -409,188 +461,4 @@ pub fn arith_exec<T: LaneBits>(
     dst: &mut [T],
 ) -> Result<(), ExecError> {
     arith::run(op, target, mode, mods, srcs, Some(exec), dst)
-}
-
-fn length_error(operand: &'static str, what: &str, got: usize, want: usize) -> ExecError {
-    ExecError::InvalidOperand {
-        operand,
-        reason: format!("{got} {what} for {want} source lanes"),
-    }
-}
-
-/// The opcode that runs kernel `O` on the format of `T`.
-fn opcode<O: Operation, T: LaneBits>() -> Result<Opcode, ExecError> {
-    Opcode::ALL
-        .into_iter()
-        .find(|o| o.info().operation.name() == O::NAME && o.format() == T::FORMAT)
-        .ok_or_else(|| ExecError::InvalidOperand {
-            operand: "src0",
-            reason: format!("no instruction runs {} on {:?}", O::NAME, T::FORMAT),
-        })
-}
-
-/// Check the request, build the instruction's policy and run the chunks.
-fn run<O: Operation, T: LaneBits>(
-    target: Target,
-    mode: u32,
-    mods: LaneMods,
-    src: &[T],
-    exp: &[i32],
-    exec: Option<&[u64]>,
-    dst: &mut [T],
-) -> Result<(), ExecError> {
-    let n = src.len();
-    if dst.len() != n {
-        return Err(length_error("dst", "destination lanes", dst.len(), n));
-    }
-    if O::HAS_EXPONENT && exp.len() != n {
-        return Err(length_error("src1", "exponents", exp.len(), n));
-    }
-    if let Some(exec) = exec {
-        if exec.len() < n.div_ceil(CHUNK) {
-            return Err(length_error("exec", "EXEC words", exec.len(), n));
-        }
-    }
-    let spec = target.spec();
-    let opcode = opcode::<O, T>()?;
-    if !spec.has_form(opcode, Encoding::Vop3) {
-        return Err(ExecError::FormNotOnTarget {
-            target: target.name(),
-            opcode,
-            encoding: Encoding::Vop3,
-        });
-    }
-    let mods = Modifiers {
-        abs: mods.abs,
-        neg: mods.neg,
-        omod: mods.omod,
-        clamp: mods.clamp,
-    };
-    let rules = spec.float_rules();
-    let mode = Mode(mode);
-    match T::FORMAT {
-        FormatKind::F16 => {
-            chunks::<O, F16, T>(&Policy::new::<F16>(&rules, mode, mods), src, exp, exec, dst)
-        }
-        FormatKind::F32 => {
-            chunks::<O, F32, T>(&Policy::new::<F32>(&rules, mode, mods), src, exp, exec, dst)
-        }
-        FormatKind::F64 => {
-            chunks::<O, F64, T>(&Policy::new::<F64>(&rules, mode, mods), src, exp, exec, dst)
-        }
-    }
-    Ok(())
-}
-
-/// Run the lanes 64 at a time through the dispatched kernel: F32 lanes in
-/// place, F16 and F64 lanes through register-word buffers.
-fn chunks<O: Operation, F: Format, T: LaneBits>(
-    p: &Policy,
-    src: &[T],
-    exp: &[i32],
-    exec: Option<&[u64]>,
-    dst: &mut [T],
-) {
-    match (T::as_words(src), T::as_words_mut(dst)) {
-        (Some(s), Some(d)) => words::<O, F>(p, s, exp, exec, d),
-        _ => buffered::<O, F, T>(p, src, exp, exec, dst),
-    }
-}
-
-/// The EXEC word of chunk `c` (every lane when there is no mask).
-fn exec_word(exec: Option<&[u64]>, c: usize) -> u64 {
-    exec.and_then(|words| words.get(c))
-        .copied()
-        .unwrap_or(u64::MAX)
-}
-
-/// The exponent register words of a chunk: all 32 bits (F16 reads bits
-/// 15:0 as i16). Empty for FRACT.
-fn exponent_words<'a, O: Operation>(buf: &'a mut [u32; CHUNK], exp: &[i32], c: usize) -> &'a [u32] {
-    if !O::HAS_EXPONENT {
-        return &[];
-    }
-    let exp = exp.chunks(CHUNK).nth(c).unwrap_or(&[]);
-    for (w, &e) in buf.iter_mut().zip(exp) {
-        *w = e as u32;
-    }
-    &buf[..exp.len()]
-}
-
-/// Lanes that already are register words (F32): the kernel reads and
-/// writes the caller's arrays.
-fn words<O: Operation, F: Format>(
-    p: &Policy,
-    src: &[u32],
-    exp: &[i32],
-    exec: Option<&[u64]>,
-    dst: &mut [u32],
-) {
-    let mut exp_buf = [0u32; CHUNK];
-    for (c, (s, d)) in src.chunks(CHUNK).zip(dst.chunks_mut(CHUNK)).enumerate() {
-        let exp = exponent_words::<O>(&mut exp_buf, exp, c);
-        let io = &mut wave_io(s, &[], exp, d, &mut [], exec_word(exec, c));
-        run_dispatched::<O, F, _>(io, p);
-    }
-}
-
-/// F16 and F64 lanes, through register-word buffers.
-fn buffered<O: Operation, F: Format, T: LaneBits>(
-    p: &Policy,
-    src: &[T],
-    exp: &[i32],
-    exec: Option<&[u64]>,
-    dst: &mut [T],
-) {
-    let mut exp_buf = [0u32; CHUNK];
-    let (mut src_lo, mut src_hi) = ([0u32; CHUNK], [0u32; CHUNK]);
-    let (mut dst_lo, mut dst_hi) = ([0u32; CHUNK], [0u32; CHUNK]);
-    for (c, (s, d)) in src.chunks(CHUNK).zip(dst.chunks_mut(CHUNK)).enumerate() {
-        let n = s.len();
-        let exp = exponent_words::<O>(&mut exp_buf, exp, c);
-        for ((lo, hi), &x) in src_lo.iter_mut().zip(src_hi.iter_mut()).zip(s) {
-            (*lo, *hi) = x.words();
-        }
-        // Inactive lanes keep the caller's values.
-        for ((lo, hi), &x) in dst_lo.iter_mut().zip(dst_hi.iter_mut()).zip(d.iter()) {
-            (*lo, *hi) = x.words();
-        }
-        let hi_n = if F::WIDTH == 64 { n } else { 0 };
-        let io = &mut wave_io(
-            &src_lo[..n],
-            &src_hi[..hi_n],
-            exp,
-            &mut dst_lo[..n],
-            &mut dst_hi[..hi_n],
-            exec_word(exec, c),
-        );
-        run_dispatched::<O, F, _>(io, p);
-        for ((&lo, &hi), x) in dst_lo.iter().zip(dst_hi.iter()).zip(d.iter_mut()) {
-            *x = T::from_words(lo, hi);
-        }
-    }
-}
-
-/// The lanes of one chunk as the kernel driver takes them: whole-word
-/// sources and results (an F16 result is bits 15:0 of its word).
-fn wave_io<'a>(
-    src_lo: &'a [u32],
-    src_hi: &'a [u32],
-    exp: &'a [u32],
-    dst_lo: &'a mut [u32],
-    dst_hi: &'a mut [u32],
-    exec: u64,
-) -> WaveIo<'a> {
-    WaveIo {
-        src_lo,
-        src_hi,
-        src_shift: 0,
-        exp,
-        exp_shift: 0,
-        dst_lo,
-        dst_hi,
-        dst_keep: 0,
-        dst_shift: 0,
-        exec,
-    }
 }

@@ -17,7 +17,11 @@ const NAMES: [&str; 3] = ["a", "b", "c"];
 
 /// ABS or NEG per source: None (none), or a sequence of one bool per
 /// source. A bare bool is refused: it would not say which source.
-fn per_source(value: Option<&Bound<'_, PyAny>>, what: &str, n: usize) -> PyResult<[bool; 3]> {
+pub(crate) fn per_source(
+    value: Option<&Bound<'_, PyAny>>,
+    what: &str,
+    n: usize,
+) -> PyResult<[bool; 3]> {
     let mut flags = [false; 3];
     let Some(value) = value else {
         return Ok(flags);

@@ -135,7 +135,10 @@ pub(crate) struct Arrays<'py> {
 /// `a` as C-contiguous, aligned memory: itself when it is,
 /// else a copy. (An array NumPy calls C-contiguous can still be unaligned,
 /// as a view into a byte buffer at an odd offset.)
-fn c_aligned<'py>(np: &Bound<'py, PyModule>, a: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+pub(crate) fn c_aligned<'py>(
+    np: &Bound<'py, PyModule>,
+    a: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
     np.call_method1("require", (a, a.py().None(), ["C", "A"]))
 }
 
@@ -245,9 +248,36 @@ pub(crate) fn prepare<'py>(
     })
 }
 
+/// LDEXP's exponent register words: borrowed from the caller's int32 or
+/// uint32 array when it is C-contiguous, aligned and in native order,
+/// else computed once.
+pub(crate) enum Exponents<'py> {
+    /// The words, made from an int or another integer array.
+    Owned(Vec<i32>),
+    /// The caller's array, read in place.
+    Borrowed(numpy::PyReadonlyArrayDyn<'py, i32>),
+}
+
+impl Exponents<'_> {
+    /// The words.
+    pub(crate) fn words(&self) -> PyResult<&[i32]> {
+        match self {
+            Exponents::Owned(v) => Ok(v),
+            Exponents::Borrowed(a) => Ok(a.as_slice()?),
+        }
+    }
+}
+
 /// The exponent register words for `n` lanes of shape `shape`: an int, or
-/// an integer array of that shape (any strides and byte order).
-fn exponents<'py>(e: &Bound<'py, PyAny>, shape: &[usize], n: usize) -> PyResult<Vec<i32>> {
+/// an integer array of that shape (any strides and byte order). `out`, when
+/// given, is the array the call writes: an exponent array sharing memory
+/// with it is read through a copy.
+pub(crate) fn exponents<'py>(
+    e: &Bound<'py, PyAny>,
+    shape: &[usize],
+    n: usize,
+    out: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Exponents<'py>> {
     let word = |v: i64| -> PyResult<i32> {
         if (-(1i64 << 31)..(1i64 << 32)).contains(&v) {
             Ok(v as u32 as i32)
@@ -260,7 +290,7 @@ fn exponents<'py>(e: &Bound<'py, PyAny>, shape: &[usize], n: usize) -> PyResult<
     let Ok(ea) = e.cast::<PyUntypedArray>() else {
         if !e.is_instance_of::<pyo3::types::PyBool>() {
             match e.extract::<i64>() {
-                Ok(v) => return Ok(vec![word(v)?; n]),
+                Ok(v) => return Ok(Exponents::Owned(vec![word(v)?; n])),
                 Err(err) if err.is_instance_of::<PyOverflowError>(e.py()) => {
                     return Err(PyValueError::new_err(format!(
                         "exponent {} does not fit a 32-bit register (-2**31 to 2**32 - 1)",
@@ -297,11 +327,23 @@ fn exponents<'py>(e: &Bound<'py, PyAny>, shape: &[usize], n: usize) -> PyResult<
         Some(&[("copy", false)].into_py_dict(e.py())?),
     )?;
     // int32/uint32: the register word as is; others: through int64.
-    let words = if dtype.itemsize() == 4 {
+    if dtype.itemsize() == 4 {
+        let mut native = native;
+        if let Some(o) = out {
+            if np
+                .call_method1("may_share_memory", (&native, o))?
+                .extract::<bool>()?
+            {
+                native = native.call_method0("copy")?;
+            }
+        }
+        // In place when contiguous and aligned (require copies otherwise).
         let i32s = c_aligned(&np, &native)?.call_method1("view", (np.getattr("int32")?,))?;
-        let a = i32s.cast::<PyArrayDyn<i32>>()?.try_readonly()?;
-        a.as_slice()?.to_vec()
-    } else {
+        return Ok(Exponents::Borrowed(
+            i32s.cast_into::<PyArrayDyn<i32>>()?.try_readonly()?,
+        ));
+    }
+    let words = {
         if dtype.kind() == b'u' && dtype.itemsize() == 8 && n > 0 {
             // uint64 values above 2**63 wrap in astype: refuse them first.
             let max: u64 = native.call_method0("max")?.extract()?;
@@ -319,7 +361,7 @@ fn exponents<'py>(e: &Bound<'py, PyAny>, shape: &[usize], n: usize) -> PyResult<
             .map(|&v| word(v))
             .collect::<PyResult<_>>()?
     };
-    Ok(words)
+    Ok(Exponents::Owned(words))
 }
 
 /// Run the kernel over the encodings of `a` (elements of type `T`).
@@ -408,7 +450,7 @@ pub fn ldexp<'py>(
     let a = prepare(&[(x, "x")], out)?;
     let shape = ndarray(x, "x")?.shape().to_vec();
     let n = shape.iter().product();
-    let words = exponents(e, &shape, n)?;
-    dispatch(x.py(), &a, &r, Some(&words))?;
+    let words = exponents(e, &shape, n, out)?;
+    dispatch(x.py(), &a, &r, Some(words.words()?))?;
     Ok(a.out)
 }

@@ -7,6 +7,7 @@
 mod arith;
 mod arrays;
 mod instruction;
+mod prepared;
 mod replay;
 mod wave;
 
@@ -78,7 +79,8 @@ fn targets() -> Vec<&'static str> {
 /// fract(), ldexp(), add(), sub(), subrev(), mul() and fma() run the
 /// kernels on NumPy arrays of raw encodings (uint16/float16 is F16,
 /// uint32/float32 F32, uint64/float64 F64) as one VOP3 instruction on the
-/// target under MODE and the modifiers. Instruction,
+/// target under MODE and the modifiers; Prepared holds one such
+/// instruction checked once, for calling many times. Instruction,
 /// assemble(), decode() and disassemble() handle machine code exactly as
 /// LLVM 22; Wave and execute() run one instruction on a wave of registers;
 /// replay() checks capture rows (docs/captures.md) bit for bit.
@@ -99,6 +101,7 @@ fn amdgpu_valu_py(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(arith::subrev, m)?)?;
     m.add_function(wrap_pyfunction!(arith::mul, m)?)?;
     m.add_function(wrap_pyfunction!(arith::fma, m)?)?;
+    m.add_class::<prepared::Prepared>()?;
     m.add_class::<instruction::Instruction>()?;
     m.add_function(wrap_pyfunction!(instruction::assemble, m)?)?;
     m.add_function(wrap_pyfunction!(instruction::decode, m)?)?;

@@ -866,10 +866,128 @@ def wave_argument_cases():
     return cases
 
 
+# ---- Prepared: the same arrays through one instruction checked once ----
+
+
+def prepared_cases():
+    cases = []
+    name = "Prepared.run"
+    for width in (16, 32, 64):
+        fmt = f"f{width}"
+        p = av.Prepared(T, "fract", fmt)
+        for as_float in (False, True):
+            src, want = pattern(width)
+            if as_float:
+                src = src.view(FLOAT[width])
+            tag = f"{src.dtype}"
+            for layout, f in LAYOUTS.items():
+                x, w = f(src), np.asarray(f(want))
+                cases.append(works(name, f"fract {tag} {layout}", lambda p=p, x=x: p(x),
+                                   lambda r, w=w, width=width: bits_equal(r, w, width)))
+            x = src.copy()
+            cases.append(works(name, f"fract {tag} in place", lambda p=p, x=x: p.run(x, out=x),
+                               lambda r, x=x, w=want, width=width: r is x and bits_equal(r, w, width)))
+            x = src.astype(src.dtype.newbyteorder(">"))
+            cases.append(refused(name, f"fract {tag} byte-swapped", lambda p=p, x=x: p(x), TypeError))
+        other = np.zeros(N, dtype=UINT[16 if width != 16 else 32])
+        cases.append(refused(name, f"fract {fmt} given another width", lambda p=p, x=other: p(x), TypeError))
+        # LDEXP: 1.5 x 2**-1 and 2**1, exponents in every layout.
+        q = av.Prepared(T, "ldexp", fmt)
+        exps = np.array([(-1, 1)[i % 2] for i in range(N)], dtype=np.int32)
+        src = np.full(N, ONE_AND_HALF[width], dtype=UINT[width])
+        want = np.array([LDEXP[width][e] for e in exps], dtype=UINT[width])
+        for layout, f in LAYOUTS.items():
+            cases.append(works(name, f"ldexp {fmt} {layout}", lambda q=q, x=f(src), e=f(exps): q(x, e),
+                               lambda r, w=np.asarray(f(want)), width=width: bits_equal(r, w, width)))
+        e = exps.copy()
+        cases.append(works(name, f"ldexp {fmt} exponents overwritten by out",
+                           lambda q=q, x=src, e=e: q(x, e, out=e.view(UINT[32])[:N] if width == 32 else None),
+                           lambda r, w=want, width=width: bits_equal(r, w, width)))
+        # The arithmetic, every source in place.
+        for op in ("add", "mul", "fma"):
+            srcs, want = arith_pattern(op, width)
+            r = av.Prepared(T, op, fmt)
+            for layout in ("contiguous", "transposed", "misaligned", "read-only"):
+                lay = LAYOUTS[layout]
+                cases.append(works(name, f"{op} {fmt} {layout}", lambda r=r, xs=[lay(x) for x in srcs]: r(*xs),
+                                   lambda res, w=np.asarray(LAYOUTS[layout](want)), width=width:
+                                   bits_equal(res, w, width)))
+            for k in range(len(srcs)):
+                def in_place(r=r, k=k, srcs=srcs):
+                    xs = [x.copy() for x in srcs]
+                    return r(*xs, out=xs[k])
+                cases.append(works(name, f"{op} {fmt} in place on source {k}", in_place,
+                                   lambda res, w=want, width=width: bits_equal(res, w, width)))
+    p = av.Prepared(T, "fract", "f32")
+    x, want = pattern(32)
+    # EXEC: bit i of word 0 per element; elements 1 and 3 inactive keep out.
+    mask = np.array([0xFFF5], dtype=np.uint64)
+    masked = want.copy()
+    masked[[1, 3]] = x[[1, 3]]
+    for what, e in [("uint64", mask), ("read-only", read_only(mask)), ("misaligned", misaligned(mask)),
+                    ("2-d", mask.reshape(1, 1)), ("longer", np.concatenate([mask, mask]))]:
+        cases.append(works(name, f"exec {what}", lambda p=p, e=e: p(x, exec=e),
+                           lambda r: bits_equal(r, masked, 32)))
+    for what, e, exc in [("list", [0xFFF5], TypeError), ("int", 0xFFF5, TypeError),
+                         ("int64", mask.astype(np.int64), TypeError), ("byte-swapped", mask.astype(">u8"), TypeError),
+                         ("empty", np.zeros(0, np.uint64), ValueError),
+                         ("strided", np.zeros(4, np.uint64)[::2][:0], ValueError)]:
+        cases.append(refused(name, f"exec {what}", lambda p=p, e=e: p(x, exec=e), exc))
+    for what, call, exc in [
+        ("fract given e", lambda: p(x, x), TypeError),
+        ("no source", lambda: p(None), TypeError),
+        ("list source", lambda: p([1, 2]), TypeError),
+        ("out wrong dtype", lambda: p(x, out=np.empty(N, np.int8)), TypeError),
+        ("out read-only", lambda: p(x, out=read_only(x)), ValueError),
+        ("out wrong shape", lambda: p(x, out=np.empty(N + 1, np.uint32)), ValueError),
+        ("add given a only", lambda: av.Prepared(T, "add", "f32")(x), TypeError),
+        ("fma given a and c", lambda: av.Prepared(T, "fma", "f32")(x, None, x), TypeError),
+        ("ldexp e float", lambda: av.Prepared(T, "ldexp", "f32")(x, 1.5), TypeError),
+        ("ldexp e 2**32", lambda: av.Prepared(T, "ldexp", "f32")(x, 2**32), ValueError),
+        ("huge broadcast", lambda: p(np.broadcast_to(x[:1], (HUGE,))), (MemoryError, ValueError)),
+    ]:
+        excs = exc if isinstance(exc, tuple) else (exc,)
+        cases.append(refused(name, what, call, *excs))
+    # The constructor.
+    cases.append(works("Prepared", "fma f16 with modifiers",
+                       lambda: av.Prepared(T, "fma", "f16", mode=np.uint32(0), abs=(True, False, True),
+                                           neg=[False, True, False], omod="div:2", clamp=True),
+                       lambda r: r.op == "fma"))
+    cases.append(works("Prepared", "fract abs as a bool", lambda: av.Prepared(T, "fract", "f64", abs=True),
+                       lambda r: r.format == "f64"))
+    for what, args, kw, excs in [
+        ("no arguments", (), {}, (TypeError,)),
+        ("target unknown", ("gfx9", "add", "f32"), {}, (av.Error,)),
+        ("target int", (5, "add", "f32"), {}, (TypeError,)),
+        ("op unknown", (T, "div", "f32"), {}, (ValueError,)),
+        ("op None", (T, None, "f32"), {}, (TypeError,)),
+        ("format f8", (T, "add", "f8"), {}, (ValueError,)),
+        ("format int", (T, "add", 32), {}, (TypeError,)),
+        ("sub f64", (T, "sub", "f64"), {}, (av.ExecError,)),
+        ("mode -1", (T, "add", "f32"), dict(mode=-1), (OverflowError,)),
+        ("mode float", (T, "add", "f32"), dict(mode=1.5), (TypeError,)),
+        ("abs bool for add", (T, "add", "f32"), dict(abs=True), (TypeError,)),
+        ("abs 3 for add", (T, "add", "f32"), dict(abs=(True, False, False)), (ValueError,)),
+        ("neg str", (T, "fract", "f32"), dict(neg="yes"), (TypeError,)),
+        ("omod 4", (T, "add", "f32"), dict(omod=4), (ValueError,)),
+        ("omod mul:3", (T, "add", "f32"), dict(omod="mul:3"), (ValueError,)),
+        ("clamp None", (T, "add", "f32"), dict(clamp=None), (TypeError,)),
+        ("unknown keyword", (T, "add", "f32"), dict(lanes=32), (TypeError,)),
+    ]:
+        cases.append(refused("Prepared", what, lambda a=args, k=kw: av.Prepared(*a, **k), *excs))
+    held = av.Prepared(T, "ldexp", "f16", mode=0x1F0)
+    for attr, want in [("target", T), ("op", "ldexp"), ("format", "f16"), ("mode", 0x1F0)]:
+        cases.append(works(f"Prepared.{attr}", "read", lambda a=attr: getattr(held, a), lambda r, w=want: r == w))
+        cases.append(refused(f"Prepared.{attr}", "assigned", lambda a=attr: setattr(held, a, 0),
+                             AttributeError))
+    return cases
+
+
 CASES = {
     "fract": fract_cases, "ldexp": ldexp_cases, "arith": arith_cases, "assemble": assemble_cases,
     "Instruction": instruction_cases, "decode": decode_cases, "disassemble": disassemble_cases,
     "replay": replay_cases, "targets": targets_cases, "errors": error_cases, "Wave": wave_cases,
+    "Prepared": prepared_cases,
 }
 
 
@@ -903,9 +1021,9 @@ def test_every_public_name_has_cases():
     names = set(public_names())
     assert names - covered == set(), "public names without hostile cases"
     assert covered - names == set(), "cases for names the module lacks"
-    # 13 functions, 3 classes, 4 exceptions; Wave has 10 members,
-    # Instruction 4 and ReplayResult 4.
-    assert len(names) == 38
+    # 13 functions, 4 classes, 4 exceptions; Wave has 10 members,
+    # Instruction 4, ReplayResult 4 and Prepared 5.
+    assert len(names) == 44
 
 
 def test_the_number_of_hostile_calls():
@@ -918,7 +1036,7 @@ def test_the_number_of_hostile_calls():
     either = sum(1 for c in all_cases if c.either)
     # Calls that must work (with their bits checked), must be refused, and
     # may do either (random machine code for decode and disassemble).
-    assert (len(all_cases), worked, refusals, either) == (2317, 1251, 816, 250), per_name
+    assert (len(all_cases), worked, refusals, either) == (2585, 1472, 863, 250), per_name
     assert min(per_name.values()) >= 2, per_name
     # The wave: 2 waves x 28 view and register-file changes x 4 operations, and more.
     assert sum(1 for c in all_cases if c.name in ("Wave.v64", "Wave.set_v64", "execute")) == 277

@@ -7,7 +7,8 @@
 //! of each operation), `arith_kernel` (the arithmetic operations as
 //! types) and `operation`; `gather` (the DPP lane gather, a leaf);
 //! `lane_loop` and `arith_loop` (the loops over a wave, and the scalar
-//! path's one lane at a time); `dispatch` (which loop and which
+//! path's one lane at a time) and `lane_arrays` (FRACT/LDEXP over caller
+//! arrays of any length under EXEC, the lane API's); `dispatch` (which loop and which
 //! instruction-set variant runs); `arith` (the arithmetic entry points:
 //! slices, and the executor's wave of register words).
 //! `classify` and `classify_arith` only describe a case for `explain`.
@@ -27,6 +28,7 @@ pub mod format;
 pub mod fract;
 pub mod gather;
 pub mod lane;
+pub mod lane_arrays;
 pub mod lane_loop;
 pub mod ldexp;
 pub mod modifiers;
@@ -41,6 +43,7 @@ pub use dispatch::{
     kernel_path, last_variant, run, run_dispatched, set_kernel_path, Isa, KernelPath, Variant,
 };
 pub use format::{Format, FormatKind, F16, F32, F64};
+pub use lane_arrays::LaneArrays;
 pub use lane_loop::{GatheredIo, Lanes, Slices, WaveIo};
 pub use modifiers::LanePolicy;
 pub use operation::{Fract, Ldexp, Operation};

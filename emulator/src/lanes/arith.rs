@@ -4,12 +4,13 @@
 //! caller's destination (docs/semantics.md holds the rules).
 
 use crate::error::ExecError;
-use crate::instr::{Encoding, Opcode};
 use crate::kernels::arith::{arith_slices, ArithOp, SourceModifiers};
 use crate::kernels::{Format, FormatKind, Mode, Modifiers, Omod, Policy};
 use crate::target::Target;
 
-use super::{LaneBits, LaneMods};
+use super::prepared;
+use super::EXEC_BITS;
+use super::{LaneBits, LaneMods, LaneOp};
 
 /// The VOP3 modifiers of one arithmetic instruction: ABS and NEG on each
 /// float source (index 0 is src0, 1 src1, 2 src2), OMOD and CLAMP on the
@@ -54,15 +55,6 @@ impl From<LaneMods> for ArithMods {
     }
 }
 
-/// The instruction that runs `op` in `format`, if the instruction set has
-/// one: V_ADD, V_MUL and V_FMA exist in F16, F32 and F64, V_SUB and
-/// V_SUBREV in F16 and F32 only (there is no V_SUB_F64 or V_SUBREV_F64).
-fn opcode(op: ArithOp, format: FormatKind) -> Option<Opcode> {
-    Opcode::ALL
-        .into_iter()
-        .find(|o| o.info().operation.name() == op.name() && o.format() == format)
-}
-
 /// Whether the instruction set has `op` in `format` on some target (the
 /// opcode exists; [`crate::TargetSpec::has_form`] says which targets have
 /// its VOP3 form: all ten, for each of these).
@@ -75,16 +67,16 @@ fn opcode(op: ArithOp, format: FormatKind) -> Option<Opcode> {
 /// assert!(!has_format(ArithOp::Sub, FormatKind::F64));
 /// ```
 pub fn has_format(op: ArithOp, format: FormatKind) -> bool {
-    opcode(op, format).is_some()
+    LaneOp::from(op).opcode(format).is_some()
 }
 
 /// Lanes per EXEC-masked block: 16 EXEC words, computed into a stack
 /// buffer and merged into the destination's active lanes.
 const BLOCK: usize = 1024;
-const EXEC_BITS: usize = 64;
 
 /// Check a request and run it: `srcs` holds the operation's sources, in
 /// encoding order.
+#[inline]
 pub(super) fn run<T: LaneBits>(
     op: ArithOp,
     target: Target,
@@ -94,69 +86,7 @@ pub(super) fn run<T: LaneBits>(
     exec: Option<&[u64]>,
     dst: &mut [T],
 ) -> Result<(), ExecError> {
-    const NAMES: [&str; 3] = ["src0", "src1", "src2"];
-    let n = dst.len();
-    let want = op.sources();
-    if srcs.len() != want {
-        return Err(ExecError::InvalidOperand {
-            operand: NAMES.get(srcs.len().min(want)).copied().unwrap_or("src2"),
-            reason: format!("v_{} takes {want} sources, {} given", op.name(), srcs.len()),
-        });
-    }
-    for (src, name) in srcs.iter().zip(NAMES) {
-        if src.len() != n {
-            return Err(length_error(name, "lanes", src.len(), n));
-        }
-    }
-    if let Some(exec) = exec {
-        if exec.len() < n.div_ceil(EXEC_BITS) {
-            return Err(length_error("exec", "EXEC words", exec.len(), n));
-        }
-    }
-    let Some(opcode) = opcode(op, T::FORMAT) else {
-        return Err(ExecError::InvalidOperand {
-            operand: "src0",
-            reason: format!(
-                "no target has v_{}_{}: {} exists in F16 and F32 only",
-                op.name(),
-                T::FORMAT.name(),
-                op.name().to_uppercase()
-            ),
-        });
-    };
-    let spec = target.spec();
-    if !spec.has_form(opcode, Encoding::Vop3) {
-        return Err(ExecError::FormNotOnTarget {
-            target: target.name(),
-            opcode,
-            encoding: Encoding::Vop3,
-        });
-    }
-    for (i, name) in NAMES.iter().enumerate().skip(want) {
-        let (abs, neg) = (mods.abs.get(i), mods.neg.get(i));
-        if abs == Some(&true) || neg == Some(&true) {
-            return Err(ExecError::InvalidModifier {
-                reason: format!("ABS or NEG on {name}: v_{} has {want} sources", op.name()),
-            });
-        }
-    }
-    let (a, b) = match srcs {
-        [a, b, ..] => (*a, *b),
-        _ => return Ok(()),
-    };
-    // Two-source operations ignore src2: pass src0's lanes.
-    let c = srcs.get(2).copied().unwrap_or(a);
-    let rules = spec.float_rules();
-    T::run_arith(op, &rules, Mode(mode), mods, [a, b, c], exec, dst);
-    Ok(())
-}
-
-/// `got` items of `operand` for `want` destination lanes.
-fn length_error(operand: &'static str, what: &str, got: usize, want: usize) -> ExecError {
-    ExecError::InvalidOperand {
-        operand,
-        reason: format!("{got} {what} for {want} destination lanes"),
-    }
+    prepared::one_shot(target, LaneOp::from(op), mode, mods, srcs, &[], exec, dst)
 }
 
 /// The body of [`LaneBits::run_arith`] for format `F`: the policy built
@@ -173,7 +103,7 @@ pub(super) fn run_format<F: Format>(
 ) {
     // The policy's own ABS/NEG are for FRACT/LDEXP's one source; the
     // kernel takes each source's from `sources`.
-    let p = Policy::new::<F>(
+    let p = &Policy::new::<F>(
         rules,
         mode,
         Modifiers {
@@ -187,8 +117,22 @@ pub(super) fn run_format<F: Format>(
         abs: mods.abs,
         neg: mods.neg,
     };
+    run_policy::<F>(op, p, sources, [a, b, c], exec, dst);
+}
+
+/// The arithmetic over checked lanes under a built policy `p` (its ABS/NEG
+/// unused) and each source's ABS/NEG: the kernel straight into `dst`, or
+/// EXEC-masked blocks through a stack buffer.
+pub(super) fn run_policy<F: Format>(
+    op: ArithOp,
+    p: &Policy,
+    sources: SourceModifiers,
+    [a, b, c]: [&[F::Bits]; 3],
+    exec: Option<&[u64]>,
+    dst: &mut [F::Bits],
+) {
     let Some(exec) = exec else {
-        arith_slices::<F>(op, &p, sources, a, b, c, dst);
+        arith_slices::<F>(op, p, sources, a, b, c, dst);
         return;
     };
     let mut buf = [F::Bits::default(); BLOCK];
@@ -213,11 +157,11 @@ pub(super) fn run_format<F: Format>(
             c.get(start..end).unwrap_or(&[]),
         );
         if all {
-            arith_slices::<F>(op, &p, sources, a, b, c, d);
+            arith_slices::<F>(op, p, sources, a, b, c, d);
             continue;
         }
         let out = &mut buf[..len];
-        arith_slices::<F>(op, &p, sources, a, b, c, out);
+        arith_slices::<F>(op, p, sources, a, b, c, out);
         for (i, (d, &r)) in d.iter_mut().zip(out.iter()).enumerate() {
             if active(i) {
                 *d = r;
