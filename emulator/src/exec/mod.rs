@@ -9,6 +9,7 @@
 //! runs the kernel and merges the results into the destination.
 
 pub(crate) mod arith;
+mod arith_in_place;
 pub(crate) mod dpp;
 mod operands;
 mod write;
@@ -46,7 +47,7 @@ pub fn execute<O: Operation, F: Format>(
 ) -> Result<(), ExecError> {
     // The kernel must be the opcode's: the same operands and format.
     let info = instr.opcode.info();
-    if info.operation.name() != O::NAME || info.format != F::KIND {
+    if Some(info.operation) != kind_of::<O>() || info.format != F::KIND {
         return Err(ExecError::OperationMismatch {
             opcode: instr.opcode,
             operation: O::NAME,
@@ -70,6 +71,42 @@ pub fn execute<O: Operation, F: Format>(
         return Ok(());
     }
     copied::<O, F>(spec, wave, instr, &policy, None)
+}
+
+/// The operation kind `O` runs (by its name), found at compile time.
+struct KindOf<O>(core::marker::PhantomData<O>);
+
+impl<O: Operation> KindOf<O> {
+    const KIND: Option<OperationKind> = {
+        const fn same(a: &str, b: &str) -> bool {
+            let (a, b) = (a.as_bytes(), b.as_bytes());
+            if a.len() != b.len() {
+                return false;
+            }
+            let mut i = 0;
+            while i < a.len() {
+                if a[i] != b[i] {
+                    return false;
+                }
+                i += 1;
+            }
+            true
+        }
+        if same(O::NAME, "fract") {
+            Some(OperationKind::Fract)
+        } else if same(O::NAME, "ldexp") {
+            Some(OperationKind::Ldexp)
+        } else {
+            None
+        }
+    };
+}
+
+/// The operation kind whose name is `O::NAME` (FRACT or LDEXP), a
+/// constant of the instantiation.
+#[inline(always)]
+fn kind_of<O: Operation>() -> Option<OperationKind> {
+    KindOf::<O>::KIND
 }
 
 /// A quick check, with few branches, that accepts the common shapes
@@ -97,7 +134,7 @@ pub(crate) fn plainly_valid_but_dpp<O: Operation, F: Format>(
     e32_src0_mods: bool,
 ) -> bool {
     let enc = instr.encoding;
-    let (m0, m1) = (instr.src0_mods, instr.src1_mods);
+    let (m0, m1, m2) = (instr.src0_mods, instr.src1_mods, instr.src2_mods);
     let no_out_mods = !instr.clamp && instr.omod == crate::kernels::Omod::None;
     let vgpr = |op: Operand, width: u32| -> bool {
         let Operand::Vgpr { index, part } = op else {
@@ -119,6 +156,9 @@ pub(crate) fn plainly_valid_but_dpp<O: Operation, F: Format>(
         & (enc != Encoding::Sdwa)
         & (enc.has_modifiers() || ((e32_src0_mods || (!m0.abs && !m0.neg)) && no_out_mods))
         & !(m1.abs | m1.neg | m0.sext | m1.sext)
+        // FRACT and LDEXP have no src2 (nor its modifiers).
+        & !(m2.abs | m2.neg | m2.sext)
+        & instr.src2.is_none()
         && src1_ok
         && vgpr(instr.dst, F::WIDTH)
         && vgpr(instr.src0, F::WIDTH)
