@@ -264,6 +264,8 @@ impl Io<'_> {
         #[cfg(test)]
         super::write::fault::apply_arith(&mut io);
         run_arith::<F>(op, &mut io, policy, mods);
+        #[cfg(test)]
+        super::count_in_place();
         true
     }
 }

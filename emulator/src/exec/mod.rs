@@ -17,6 +17,26 @@ mod write;
 #[cfg(test)]
 mod check_tests;
 #[cfg(test)]
+mod path_tests;
+
+#[cfg(test)]
+thread_local! {
+    /// Test-only: how many instructions this thread ran in place.
+    static IN_PLACE_RUNS: core::cell::Cell<usize> = const { core::cell::Cell::new(0) };
+}
+
+/// Test-only: note one instruction run in place.
+#[cfg(test)]
+pub(crate) fn count_in_place() {
+    IN_PLACE_RUNS.with(|c| c.set(c.get() + 1));
+}
+
+/// Test-only: the instructions this thread ran in place so far.
+#[cfg(test)]
+pub(crate) fn in_place_runs() -> usize {
+    IN_PLACE_RUNS.with(core::cell::Cell::get)
+}
+#[cfg(test)]
 pub(crate) use write::fault;
 
 use crate::asm::Slot;

@@ -107,6 +107,8 @@ pub(super) fn direct<O: Operation, F: Format>(
         plan.map(Plan::sources),
         policy,
     );
+    #[cfg(test)]
+    super::count_in_place();
     true
 }
 
