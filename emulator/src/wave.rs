@@ -590,16 +590,20 @@ pub(crate) struct VgprSplit<'a> {
 }
 
 impl<'a> VgprSplit<'a> {
-    /// The lanes of register `index`, unless it is out of range or one of
-    /// the registers to write.
-    #[inline]
-    pub(crate) fn src(&self, index: usize) -> Option<&'a [u32]> {
-        let reg = if index < self.first {
-            self.before.get(index)?
-        } else {
-            self.after.get(index.checked_sub(self.first + self.count)?)?
+    /// The registers to read and, apart, the lanes of the registers to
+    /// write ([`VgprSplit::dst`]): taken apart first, so reading sources
+    /// does not keep the whole split in memory.
+    #[inline(always)]
+    pub(crate) fn parts(self) -> (VgprSources<'a>, &'a mut [u32], &'a mut [u32]) {
+        let sources = VgprSources {
+            before: self.before,
+            after: self.after,
+            first: self.first,
+            count: self.count,
+            lanes: self.lanes,
         };
-        reg.0.get(..self.lanes)
+        let (lo, hi) = self.dst();
+        (sources, lo, hi)
     }
 
     /// The registers to write: the lanes of the first and of the second
@@ -612,5 +616,29 @@ impl<'a> VgprSplit<'a> {
             [lo] => (&mut lo.0[..lanes], &mut []),
             [lo, hi, ..] => (&mut lo.0[..lanes], &mut hi.0[..lanes]),
         }
+    }
+}
+
+/// The registers of a [`VgprSplit`] to read.
+#[derive(Clone, Copy)]
+pub(crate) struct VgprSources<'a> {
+    before: &'a [Register],
+    after: &'a [Register],
+    first: usize,
+    count: usize,
+    lanes: usize,
+}
+
+impl<'a> VgprSources<'a> {
+    /// The lanes of register `index`, unless it is out of range or one of
+    /// the registers to write.
+    #[inline]
+    pub(crate) fn src(&self, index: usize) -> Option<&'a [u32]> {
+        let reg = if index < self.first {
+            self.before.get(index)?
+        } else {
+            self.after.get(index.checked_sub(self.first + self.count)?)?
+        };
+        reg.0.get(..self.lanes)
     }
 }

@@ -227,32 +227,29 @@ impl Io<'_> {
         let Some(split) = wave.vgpr_split(self.dst, if wide { 2 } else { 1 }) else {
             return false;
         };
-        let mut src_lo: [&[u32]; 3] = [&[]; 3];
-        let mut src_hi: [&[u32]; 3] = [&[]; 3];
-        for slot in 0..op.sources() {
-            let (lo, hi) = if self.how[slot] == IN_PLACE {
+        let (split, dst_lo, dst_hi) = split.parts();
+        // Each slot's words as values: slices stored into arrays one slot
+        // at a time and then copied whole stall the copy's loads.
+        let words_of = |slot: usize| -> Option<(&[u32], &[u32])> {
+            if slot >= op.sources() {
+                return Some((&[], &[]));
+            }
+            if self.how[slot] == IN_PLACE {
                 let index = self.index[slot];
-                let hi = if wide {
-                    split.src(index + 1)
-                } else {
-                    Some(&[][..])
-                };
-                match (split.src(index), hi) {
-                    (Some(lo), Some(hi)) => (lo, hi),
-                    // Out of range: the general path words the error.
-                    _ => return false,
-                }
+                let hi = if wide { split.src(index + 1)? } else { &[] };
+                // Out of range: the general path words the error.
+                Some((split.src(index)?, hi))
             } else {
                 let [lo, hi] = &words[slot];
-                (&lo[..lanes], if wide { &hi[..lanes] } else { &hi[..0] })
-            };
-            src_lo[slot] = lo;
-            src_hi[slot] = hi;
-        }
-        let (dst_lo, dst_hi) = split.dst();
+                Some((&lo[..lanes], if wide { &hi[..lanes] } else { &hi[..0] }))
+            }
+        };
+        let (Some(a), Some(b), Some(c)) = (words_of(0), words_of(1), words_of(2)) else {
+            return false;
+        };
         let mut io = ArithIo {
-            src_lo,
-            src_hi,
+            src_lo: [a.0, b.0, c.0],
+            src_hi: [a.1, b.1, c.1],
             src_shift: self.shift,
             src0_lane: self.gather,
             dst_lo,

@@ -127,11 +127,21 @@ fn source(r: &mut Rng, width: u32) -> Operand {
 /// A random instruction of any executed opcode, mostly valid on `spec`.
 fn instruction(r: &mut Rng, spec: &TargetSpec) -> Instruction {
     let opcode = r.pick(&Opcode::ALL);
+    let mut encs = vec![Encoding::Vop3, Encoding::Sdwa];
+    encs.extend(opcode.info().e32);
+    let encoding = r.pick(&encs);
+    instruction_of(r, spec, opcode, encoding)
+}
+
+/// A random instruction of `opcode` in `encoding`.
+fn instruction_of(
+    r: &mut Rng,
+    spec: &TargetSpec,
+    opcode: Opcode,
+    encoding: Encoding,
+) -> Instruction {
     let info = opcode.info();
     let width = info.format.bits();
-    let mut encs = vec![Encoding::Vop3, Encoding::Sdwa];
-    encs.extend(info.e32);
-    let encoding = r.pick(&encs);
     let dst_part = if width == 16 && spec.true16.value && r.one_in(3) {
         r.pick(&[Part::Lo, Part::Hi])
     } else {
@@ -267,14 +277,39 @@ fn in_place_paths_match_the_general_path_on_random_instructions() {
     let mut r = Rng(0x1a_91ace);
     let (mut ran, mut failed) = (0usize, 0usize);
     let before = super::in_place_runs();
-    for _ in 0..40_000 {
-        let target = r.pick(&Target::ALL);
+    let hits_before = dpp::forget_plan();
+    let mut last: Option<(Target, Instruction, Wave)> = None;
+    for _ in 0..60_000 {
+        let mut target = r.pick(&Target::ALL);
+        let mut instr = instruction(&mut r, target.spec());
+        let mut start = wave(&mut r, target.spec());
+        // Half the time the last DPP word again on the same wave, other
+        // registers: the remembered DPP plan is used.
+        if let Some((t, i, w)) = last.as_ref().filter(|_| r.one_in(2)) {
+            target = *t;
+            instr = Instruction {
+                dpp: i.dpp,
+                src0: i.src0,
+                src0_mods: i.src0_mods,
+                sdwa: i.sdwa,
+                ..instruction_of(&mut r, target.spec(), i.opcode, i.encoding)
+            };
+            start = w.clone();
+            // Now and then under another EXEC or MODE: a new plan.
+            if r.one_in(3) {
+                start.set_exec(r.next());
+            }
+            if r.one_in(3) {
+                start.set_mode(r.pick(&[0, 0xf0, 0x3f0]));
+            }
+        }
         let spec = target.spec();
-        let instr = instruction(&mut r, spec);
-        let start = wave(&mut r, spec);
         let (mut fast, mut slow) = (start.clone(), start.clone());
         let got = crate::generated::execute_spec(spec, &mut fast, &instr);
+        // The general path builds its DPP plan anew.
+        dpp::forget_plan();
         let want = general(spec, &mut slow, &instr);
+        last = Some((target, instr, start));
         assert_eq!(got, want, "{target} {instr:?}");
         assert_eq!(fast, slow, "{target} {instr:?}: the waves differ");
         if got.is_ok() {
@@ -288,9 +323,14 @@ fn in_place_paths_match_the_general_path_on_random_instructions() {
         failed += usize::from(got.is_err());
     }
     let in_place = super::in_place_runs() - before;
-    // Both paths and the errors are exercised.
+    let plan_hits = dpp::forget_plan() - hits_before;
+    // Both paths, the remembered DPP plans and the errors are exercised.
     assert!(
-        ran > 10_000 && failed > 1_000 && in_place > 5_000 && ran - in_place > 2_000,
-        "ran {ran}, failed {failed}, in place {in_place}"
+        ran > 10_000
+            && failed > 1_000
+            && in_place > 5_000
+            && ran - in_place > 2_000
+            && plan_hits > 500,
+        "ran {ran}, failed {failed}, in place {in_place}, DPP plans remembered {plan_hits}"
     );
 }
