@@ -463,12 +463,14 @@ fn e2e_passes<F: Format>(row: &E2eRow, calls: usize) -> (Timed, Timed) {
         for i in 0..calls {
             let a = &src[(i % REGS) * CHUNK..][..CHUNK];
             match kernel {
-                Kernel::Fract => {
-                    run_dispatched::<Fract, F, _>(&mut Slices::<F>::new(a, &exp[..CHUNK], &mut dst), &p)
-                }
-                Kernel::Ldexp => {
-                    run_dispatched::<Ldexp, F, _>(&mut Slices::<F>::new(a, &exp[..CHUNK], &mut dst), &p)
-                }
+                Kernel::Fract => run_dispatched::<Fract, F, _>(
+                    &mut Slices::<F>::new(a, &exp[..CHUNK], &mut dst),
+                    &p,
+                ),
+                Kernel::Ldexp => run_dispatched::<Ldexp, F, _>(
+                    &mut Slices::<F>::new(a, &exp[..CHUNK], &mut dst),
+                    &p,
+                ),
                 Kernel::Arith(op) => arith_slices::<F>(op, &p, none, a, b, c, &mut dst),
             }
         }

@@ -637,7 +637,8 @@ impl<'a> VgprSources<'a> {
         let reg = if index < self.first {
             self.before.get(index)?
         } else {
-            self.after.get(index.checked_sub(self.first + self.count)?)?
+            self.after
+                .get(index.checked_sub(self.first + self.count)?)?
         };
         reg.0.get(..self.lanes)
     }

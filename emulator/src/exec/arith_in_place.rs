@@ -50,7 +50,7 @@ pub(crate) fn plainly_valid_arith<F: Format>(
     let n = info.sources.len();
     // Every source the instruction has, a float VGPR of its type's width;
     // none it has not.
-    let mut sources_ok = n >= 2 && n <= 3 && info.k_slot.is_none();
+    let mut sources_ok = (2..=3).contains(&n) && info.k_slot.is_none();
     let mut any_mods = false;
     for slot in 0..3 {
         let op = instr.source(slot);
@@ -134,8 +134,17 @@ pub(super) fn in_place<F: Format>(
                 let mut raw = [0u64; 1];
                 let name = ["src0", "src1", "src2"][slot];
                 let width = F::WIDTH;
-                read_operand(spec, wave, name, operand, width, Some(F::KIND), None, &mut raw)
-                    .ok()?;
+                read_operand(
+                    spec,
+                    wave,
+                    name,
+                    operand,
+                    width,
+                    Some(F::KIND),
+                    None,
+                    &mut raw,
+                )
+                .ok()?;
                 Some((BROADCAST, 0, raw[0], 0))
             }
         }
@@ -177,10 +186,9 @@ pub(super) fn in_place<F: Format>(
             }
             COPIED => {
                 let i = index[slot];
-                let (Some(l), Some(h)) = (
-                    wave.vgpr_lanes(i),
-                    wave.vgpr_lanes(i + usize::from(wide)),
-                ) else {
+                let (Some(l), Some(h)) =
+                    (wave.vgpr_lanes(i), wave.vgpr_lanes(i + usize::from(wide)))
+                else {
                     return false;
                 };
                 lo[..lanes].copy_from_slice(l);

@@ -251,7 +251,12 @@ fn dpp_pre_check_is_the_base_instructions() {
     let mut accepted = 0;
     let fract_ldexp: Vec<Opcode> = Opcode::ALL
         .into_iter()
-        .filter(|o| matches!(o.info().operation, OperationKind::Fract | OperationKind::Ldexp))
+        .filter(|o| {
+            matches!(
+                o.info().operation,
+                OperationKind::Fract | OperationKind::Ldexp
+            )
+        })
         .collect();
     for _ in 0..100_000 {
         let instr = random_instruction_of(&mut r, &fract_ldexp);
