@@ -1,8 +1,10 @@
 //! The arithmetic instructions (ADD, SUB, SUBREV, MUL, FMA, FMAC, FMAMK,
-//! FMAAK) through the same steps as FRACT/LDEXP: validate, read every
-//! source of every lane, run the dispatched kernel over the wave
-//! ([`run_arith`]) and write back the active lanes (docs/semantics.md §3,
-//! §12).
+//! FMAAK) through the same steps as FRACT/LDEXP: validate (a quick
+//! pre-check first), run the dispatched kernel over the wave ([`run_arith`])
+//! on the register file in place where the shape allows
+//! (`arith_in_place`), else on every source of every lane read into words
+//! first (`copied`), and write back the active lanes
+//! (docs/semantics.md §3, §12).
 //!
 //! What differs per instruction comes from [`crate::instr::OpcodeInfo`]:
 //! the sources in syntax order (FMAMK's K in slot 1 and FMAAK's in slot 2,

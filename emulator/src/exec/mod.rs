@@ -6,7 +6,9 @@
 //! [`execute`]; everything that differs per target comes from [`TargetSpec`].
 //! The seams: validation is [`crate::validate::check`] (worded here as an
 //! [`ExecError`]), [`operands`] reads the sources of every lane, [`write`]
-//! runs the kernel and merges the results into the destination.
+//! runs the kernel and merges the results into the destination, in place
+//! on the register file when the shape allows; `arith` and
+//! `arith_in_place` do the same for the arithmetic.
 
 pub(crate) mod arith;
 mod arith_in_place;
