@@ -5,10 +5,11 @@
 //! chunk, median of 3 passes, on every path: SIMD as dispatched, SIMD per
 //! available instruction-set level, the scalar per-lane kernels, a naive
 //! host-float loop and a rustc_apfloat reference; then every level against
-//! the SSE2 baseline per row, in interleaved short passes. Then one wave64
-//! `amdgpu_valu::execute` end to end against the bare kernel on 64 lanes,
-//! and DPP16 `v_fract_f32` against its non-DPP form: short passes of the
-//! two alternating, the fastest of each.
+//! the SSE2 baseline per row, in interleaved short passes (`--isa`: only
+//! this part). Then wave64 `amdgpu_valu::execute` end to end against the
+//! bare kernel on the same 64 lanes (FRACT, LDEXP and the arithmetic), and
+//! DPP16 `v_fract_f32` against its non-DPP form: short passes of the two
+//! alternating, the fastest of each (`--e2e-only`: only this part).
 //!
 //! Timings only: nothing here asserts a speed. Numbers are noisy on a shared
 //! machine; compare ratios within one run.
@@ -468,119 +469,258 @@ fn isa_goals(wanted: &dyn Fn(&str) -> bool) {
     }
 }
 
-/// A pass of wave64 `execute` calls of one instruction (`opcode`, `enc`,
-/// `dpp`) on gfx1201, cycling through 32 source registers (2048 distinct
-/// inputs): `calls` executes per call of the returned closure. Also the
-/// inputs, for the bare kernel on the same lanes.
-fn execute_pass<O: Naive, F: Format>(
+/// What an end-to-end row runs: FRACT or LDEXP (their bare kernel on
+/// [`Slices`]), or an arithmetic operation (on [`arith_slices`]).
+#[derive(Clone, Copy)]
+enum Kernel {
+    Fract,
+    Ldexp,
+    Arith(ArithOp),
+}
+
+/// One end-to-end row: the instruction's name, opcode, encoding, kernel
+/// and format, and its DPP word.
+struct E2eRow {
+    name: &'static str,
     opcode: Opcode,
     enc: Encoding,
+    kernel: Kernel,
+    format: amdgpu_valu::FormatKind,
     dpp: Option<Dpp>,
-    calls: usize,
-) -> (impl FnMut(), Vec<F::Bits>, Vec<i32>) {
+}
+
+/// A timed pass: ns per call of `calls` calls.
+type Timed = Box<dyn FnMut() -> f64>;
+
+/// Registers of the end-to-end waves: the destination (v0, the pair
+/// v0:v1 for F64; FMAC's accumulator), src1 (v2), src2 (v4), and src0
+/// cycling through `REGS` registers (pairs for F64) from v8.
+const DST_REG: usize = 0;
+const SRC1_REG: usize = 2;
+const SRC2_REG: usize = 4;
+const SRC0_BASE: usize = 8;
+
+/// The pair of timed passes of `row` in format `F`: wave64 `execute` on
+/// gfx1201 under MODE 0xf0, cycling src0 through `REGS` registers (2048
+/// distinct inputs), and the bare kernel on the same lanes, `calls` calls
+/// each.
+fn e2e_passes<F: Format>(row: &E2eRow, calls: usize) -> (Timed, Timed) {
     let target = Target::Gfx1201;
     let mut wave =
         Wave::for_target_with_size(target, WaveSize::Wave64).expect("gfx1201 has wave64");
     wave.set_mode(0xf0);
     let (src, exp) = Case::Default.inputs::<F>(REGS * CHUNK, 77);
+    let (b, _) = Case::Default.inputs::<F>(CHUNK, 0xb22);
+    let (c, _) = Case::Default.inputs::<F>(CHUNK, 0xc33);
     let stride = if F::WIDTH == 64 { 2 } else { 1 };
-    let base = 4;
-    let exp_reg = 2;
+    let mut set = |reg: usize, lane: usize, bits: F::Bits| {
+        let v = F::widen(bits);
+        if F::WIDTH == 64 {
+            wave.set_vgpr64(reg, lane, v).expect("in range");
+        } else {
+            wave.set_vgpr(reg, lane, v as u32).expect("in range");
+        }
+    };
     for (r, chunk) in src.chunks(CHUNK).enumerate() {
-        for (lane, &b) in chunk.iter().enumerate() {
-            let v = F::widen(b);
-            let reg = base + r * stride;
-            if F::WIDTH == 64 {
-                wave.set_vgpr64(reg, lane, v).expect("in range");
-            } else {
-                wave.set_vgpr(reg, lane, v as u32).expect("in range");
-            }
+        for (lane, &x) in chunk.iter().enumerate() {
+            set(SRC0_BASE + r * stride, lane, x);
         }
     }
-    for (lane, &e) in exp[..CHUNK].iter().enumerate() {
-        wave.set_vgpr(exp_reg, lane, e as u32).expect("in range");
+    for lane in 0..CHUNK {
+        set(SRC1_REG, lane, b[lane]);
+        set(SRC2_REG, lane, c[lane]);
     }
-    let half = |i: usize| {
+    if let Kernel::Ldexp = row.kernel {
+        for (lane, &e) in exp[..CHUNK].iter().enumerate() {
+            wave.set_vgpr(SRC1_REG, lane, e as u32).expect("in range");
+        }
+    }
+    let v = |i: usize| {
         if F::WIDTH == 16 {
             Operand::v_lo(i as u16)
         } else {
             Operand::v(i as u16)
         }
     };
+    let (opcode, enc, kernel) = (row.opcode, row.enc, row.kernel);
     let instrs: Vec<Instruction> = (0..REGS)
         .map(|r| {
-            let s = half(base + r * stride);
-            let i = if O::HAS_EXPONENT {
-                Instruction::binary(opcode, enc, half(0), s, half(exp_reg))
-            } else {
-                Instruction::unary(opcode, enc, half(0), s)
+            let s = v(SRC0_BASE + r * stride);
+            let i = match kernel {
+                Kernel::Fract => Instruction::unary(opcode, enc, v(DST_REG), s),
+                Kernel::Ldexp => Instruction::binary(opcode, enc, v(DST_REG), s, v(SRC1_REG)),
+                Kernel::Arith(ArithOp::Fma) if opcode.info().sources.len() == 3 => {
+                    Instruction::ternary(opcode, enc, v(DST_REG), s, v(SRC1_REG), v(SRC2_REG))
+                }
+                Kernel::Arith(_) => Instruction::binary(opcode, enc, v(DST_REG), s, v(SRC1_REG)),
             };
-            Instruction { dpp, ..i }
+            Instruction { dpp: row.dpp, ..i }
         })
         .collect();
-    let pass = move || {
+    let exec = Box::new(move || {
+        let start = Instant::now();
         for i in 0..calls {
             execute(target, &mut wave, black_box(&instrs[i % REGS])).expect("valid instruction");
         }
         black_box(&wave);
-    };
-    (pass, src, exp)
-}
-
-/// One wave64 `execute` of the instruction against the bare kernel on the
-/// same lanes, ns per call.
-fn end_to_end<O: Naive, F: Format>(opcode: Opcode, enc: Encoding, dpp: Option<Dpp>) -> (f64, f64) {
-    let calls = LANES / CHUNK;
-    let (pass, src, exp) = execute_pass::<O, F>(opcode, enc, dpp, calls);
-    let e2e = median_secs(pass);
+        start.elapsed().as_secs_f64() / calls as f64 * 1e9
+    });
     let p = Case::Default.policy::<F>();
     let mut dst = vec![F::Bits::default(); CHUNK];
-    let bare = median_secs(|| {
+    let none = SourceModifiers::default();
+    let bare = Box::new(move || {
+        let start = Instant::now();
+        let (src, exp, b, c) = black_box((&src, &exp, &b, &c));
         for i in 0..calls {
-            let r = i % REGS;
-            run_dispatched::<O, F, _>(
-                &mut Slices::<F>::new(
-                    black_box(&src[r * CHUNK..][..CHUNK]),
-                    black_box(&exp[..CHUNK]),
-                    &mut dst,
+            let a = &src[(i % REGS) * CHUNK..][..CHUNK];
+            match kernel {
+                Kernel::Fract => run_dispatched::<Fract, F, _>(
+                    &mut Slices::<F>::new(a, &exp[..CHUNK], &mut dst),
+                    &p,
                 ),
-                &p,
-            );
+                Kernel::Ldexp => run_dispatched::<Ldexp, F, _>(
+                    &mut Slices::<F>::new(a, &exp[..CHUNK], &mut dst),
+                    &p,
+                ),
+                Kernel::Arith(op) => arith_slices::<F>(op, &p, none, a, b, c, &mut dst),
+            }
         }
         black_box(&dst);
+        start.elapsed().as_secs_f64() / calls as f64 * 1e9
     });
-    (e2e / calls as f64 * 1e9, bare / calls as f64 * 1e9)
+    (exec, bare)
 }
 
-/// DPP16 `v_fract_f32_dpp row_shr:1 bound_ctrl:1` against `v_fract_f32_e32`
-/// on wave64, ns per call: short passes of each, alternating, and the
-/// fastest of each. Interleaving puts both under the same machine load,
-/// and the fastest of many short passes is what the code costs when
-/// nothing else interferes (a busy shared machine only ever adds time).
-fn dpp_against_e32(dpp: Option<Dpp>) -> (f64, f64) {
-    const ROUNDS: usize = 301;
-    let calls = 2048;
-    let (mut plain, ..) = execute_pass::<Fract, F32>(Opcode::FractF32, Encoding::Vop1, None, calls);
-    let (mut with_dpp, ..) =
-        execute_pass::<Fract, F32>(Opcode::FractF32, Encoding::Vop1, dpp, calls);
-    let time = |pass: &mut dyn FnMut()| {
-        let start = Instant::now();
-        pass();
-        start.elapsed().as_secs_f64() / calls as f64 * 1e9
-    };
-    plain();
-    with_dpp();
-    let (mut a, mut b) = (f64::INFINITY, f64::INFINITY);
-    for _ in 0..ROUNDS {
-        a = a.min(time(&mut plain));
-        b = b.min(time(&mut with_dpp));
+/// [`e2e_passes`] in the row's format.
+fn passes(row: &E2eRow, calls: usize) -> (Timed, Timed) {
+    use amdgpu_valu::FormatKind as K;
+    match row.format {
+        K::F16 => e2e_passes::<F16>(row, calls),
+        K::F32 => e2e_passes::<F32>(row, calls),
+        K::F64 => e2e_passes::<F64>(row, calls),
     }
-    (a, b)
+}
+
+/// The fastest of `rounds` alternating short passes of `a` and `b`, ns
+/// per call. Interleaving puts both under the same machine load, and the
+/// fastest of many short passes is what the code costs when nothing else
+/// interferes (a busy shared machine only ever adds time).
+fn fastest_alternating(a: &mut Timed, b: &mut Timed, rounds: usize) -> (f64, f64) {
+    a();
+    b();
+    let (mut ta, mut tb) = (f64::INFINITY, f64::INFINITY);
+    for _ in 0..rounds {
+        ta = ta.min(a());
+        tb = tb.min(b());
+    }
+    (ta, tb)
+}
+
+/// The goal of every end-to-end row: `execute` at most this many times
+/// the bare kernel.
+const E2E_GOAL: f64 = 1.3;
+/// The goal of DPP16 `v_fract_f32` against its non-DPP form.
+const DPP_GOAL: f64 = 1.4;
+/// Alternating passes per end-to-end row, and calls per pass.
+const E2E_ROUNDS: usize = 101;
+const E2E_CALLS: usize = 1024;
+
+/// The end-to-end rows: wave64 `execute` against the bare kernel on the
+/// same lanes, then DPP16 `v_fract_f32` against its non-DPP form.
+fn end_to_end(wanted: &dyn Fn(&str) -> bool) {
+    use amdgpu_valu::FormatKind as K;
+    println!();
+    println!(
+        "wave64 gfx1201, MODE 0xf0, 64 lanes per call; fastest of {E2E_ROUNDS} alternating \
+         passes of {E2E_CALLS} calls each:"
+    );
+    println!(
+        "| instruction | execute ns/call | bare kernel ns/call | execute / bare | goal | met |"
+    );
+    println!("|---|---:|---:|---:|---:|---|");
+    // DPP16 (docs/semantics.md §11): row_shr:1 bound_ctrl:1, every lane
+    // written, against the same instruction without DPP.
+    let dpp = Some(Dpp::Dpp16(Dpp16 {
+        bound_ctrl: true,
+        ..Dpp16::new(DppControl::RowShr(1))
+    }));
+    let row = |name, opcode, enc, kernel, format| E2eRow {
+        name,
+        opcode,
+        enc,
+        kernel,
+        format,
+        dpp: None,
+    };
+    use ArithOp::{Add, Fma, Mul};
+    use Encoding::{Vop1, Vop2, Vop3};
+    use Kernel::{Arith, Fract as FRACT, Ldexp as LDEXP};
+    let rows = [
+        row("v_fract_f16_e32", Opcode::FractF16, Vop1, FRACT, K::F16),
+        row("v_fract_f32_e32", Opcode::FractF32, Vop1, FRACT, K::F32),
+        row("v_fract_f64_e32", Opcode::FractF64, Vop1, FRACT, K::F64),
+        row("v_ldexp_f16_e32", Opcode::LdexpF16, Vop2, LDEXP, K::F16),
+        row("v_ldexp_f32_e64", Opcode::LdexpF32, Vop3, LDEXP, K::F32),
+        row("v_ldexp_f64_e64", Opcode::LdexpF64, Vop3, LDEXP, K::F64),
+        row("v_add_f16_e32", Opcode::AddF16, Vop2, Arith(Add), K::F16),
+        row("v_add_f32_e32", Opcode::AddF32, Vop2, Arith(Add), K::F32),
+        row("v_add_f32_e64", Opcode::AddF32, Vop3, Arith(Add), K::F32),
+        row("v_add_f64_e64", Opcode::AddF64, Vop3, Arith(Add), K::F64),
+        row("v_mul_f16_e32", Opcode::MulF16, Vop2, Arith(Mul), K::F16),
+        row("v_mul_f32_e32", Opcode::MulF32, Vop2, Arith(Mul), K::F32),
+        row("v_mul_f64_e64", Opcode::MulF64, Vop3, Arith(Mul), K::F64),
+        row("v_fma_f16_e64", Opcode::FmaF16, Vop3, Arith(Fma), K::F16),
+        row("v_fma_f32_e64", Opcode::FmaF32, Vop3, Arith(Fma), K::F32),
+        row("v_fma_f64_e64", Opcode::FmaF64, Vop3, Arith(Fma), K::F64),
+        row("v_fmac_f32_e32", Opcode::FmacF32, Vop2, Arith(Fma), K::F32),
+        E2eRow {
+            dpp,
+            ..row(
+                "v_fract_f32_dpp row_shr:1 bound_ctrl:1",
+                Opcode::FractF32,
+                Vop1,
+                FRACT,
+                K::F32,
+            )
+        },
+    ];
+    let mut met_all = true;
+    for r in rows.iter().filter(|r| wanted(r.name)) {
+        let (mut e, mut b) = passes(r, E2E_CALLS);
+        let (e, b) = fastest_alternating(&mut e, &mut b, E2E_ROUNDS);
+        let met = e / b <= E2E_GOAL;
+        met_all &= met;
+        let said = if met { "met" } else { "NOT met" };
+        println!(
+            "| {} | {e:.1} | {b:.1} | {:.2} | {E2E_GOAL} | {said} |",
+            r.name,
+            e / b
+        );
+    }
+    println!(
+        "execute within {E2E_GOAL}x of the bare kernel on every row above: {}",
+        if met_all { "met" } else { "NOT met" }
+    );
+    if wanted("v_fract_f32_dpp") {
+        let plain = row("v_fract_f32_e32", Opcode::FractF32, Vop1, FRACT, K::F32);
+        let with_dpp = E2eRow { dpp, ..plain };
+        let (mut a, _) = passes(&plain, 2048);
+        let (mut b, _) = passes(&with_dpp, 2048);
+        let (plain, with_dpp) = fastest_alternating(&mut a, &mut b, 301);
+        let r = with_dpp / plain;
+        println!();
+        println!(
+            "DPP16 against non-DPP v_fract_f32, wave64, fastest of 301 alternating passes: \
+             {with_dpp:.1} / {plain:.1} ns per call = {r:.2}x (goal: at most {DPP_GOAL}x: {})",
+            if r <= DPP_GOAL { "met" } else { "NOT met" }
+        );
+    }
 }
 
 fn main() {
     // Optional filters: words that must all appear in "v_<op>_<fmt>" (e.g.
-    // `fract f32`); `--no-e2e` skips the end-to-end part. Cargo's own
+    // `fract f32`); `--no-e2e` skips the end-to-end part, `--e2e-only`
+    // runs only it. Cargo's own
     // `--bench` argument is ignored.
     let args: Vec<String> = std::env::args()
         .skip(1)
@@ -594,6 +734,11 @@ fn main() {
     }
     let words: Vec<&String> = args.iter().filter(|a| !a.starts_with("--")).collect();
     let wanted = |name: &str| words.iter().all(|w| name.contains(w.as_str()));
+    if args.iter().any(|a| a == "--e2e-only") {
+        // Only `execute` against the bare kernel.
+        end_to_end(&wanted);
+        return;
+    }
     let selected: Vec<&str> = dispatch::available().map(Isa::name).collect();
     let forced = if dispatch::selected() == dispatch::best() {
         String::new()
@@ -670,81 +815,5 @@ fn main() {
     if !e2e_on {
         return;
     }
-    println!();
-    println!("wave64 gfx1201, MODE 0xf0, 64 lanes per call:");
-    println!("| instruction | execute ns/call | bare kernel ns/call | execute / bare |");
-    println!("|---|---:|---:|---:|");
-    type E2e = fn(Opcode, Encoding, Option<Dpp>) -> (f64, f64);
-    // DPP16 (docs/semantics.md §11): row_shr:1 bound_ctrl:1, every lane
-    // written, against the same instruction without DPP.
-    let dpp = Some(Dpp::Dpp16(Dpp16 {
-        bound_ctrl: true,
-        ..Dpp16::new(DppControl::RowShr(1))
-    }));
-    let e2e: [(&str, E2e, Opcode, Encoding, Option<Dpp>); 7] = [
-        (
-            "v_fract_f16_e32",
-            end_to_end::<Fract, F16>,
-            Opcode::FractF16,
-            Encoding::Vop1,
-            None,
-        ),
-        (
-            "v_fract_f32_e32",
-            end_to_end::<Fract, F32>,
-            Opcode::FractF32,
-            Encoding::Vop1,
-            None,
-        ),
-        (
-            "v_fract_f64_e32",
-            end_to_end::<Fract, F64>,
-            Opcode::FractF64,
-            Encoding::Vop1,
-            None,
-        ),
-        (
-            "v_ldexp_f16_e32",
-            end_to_end::<Ldexp, F16>,
-            Opcode::LdexpF16,
-            Encoding::Vop2,
-            None,
-        ),
-        (
-            "v_ldexp_f32_e64",
-            end_to_end::<Ldexp, F32>,
-            Opcode::LdexpF32,
-            Encoding::Vop3,
-            None,
-        ),
-        (
-            "v_ldexp_f64_e64",
-            end_to_end::<Ldexp, F64>,
-            Opcode::LdexpF64,
-            Encoding::Vop3,
-            None,
-        ),
-        (
-            "v_fract_f32_dpp row_shr:1 bound_ctrl:1",
-            end_to_end::<Fract, F32>,
-            Opcode::FractF32,
-            Encoding::Vop1,
-            dpp,
-        ),
-    ];
-    for (name, run, opcode, enc, dpp) in e2e {
-        if wanted(name) {
-            let (e, b) = run(opcode, enc, dpp);
-            println!("| {name} | {e:.1} | {b:.1} | {:.2} |", e / b);
-        }
-    }
-    if wanted("v_fract_f32_dpp") {
-        let (plain, with_dpp) = dpp_against_e32(dpp);
-        println!();
-        println!(
-            "DPP16 against non-DPP v_fract_f32, wave64, fastest of 301 alternating passes: \
-             {with_dpp:.1} / {plain:.1} ns per call = {:.2}x (goal: within 1.5x)",
-            with_dpp / plain
-        );
-    }
+    end_to_end(&wanted);
 }

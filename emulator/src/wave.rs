@@ -124,8 +124,10 @@ pub struct Written {
 #[derive(Clone, Debug)]
 pub struct Wave {
     size: WaveSize,
-    /// Register-major: `vgprs[r * MAX_LANES + lane]`.
-    vgprs: Vec<u32>,
+    /// Register-major: `vgprs[r].0[lane]`, each register's lanes one
+    /// 64-byte-aligned block, so the kernels' vector loads and stores of a
+    /// register never straddle a cache line.
+    vgprs: Vec<Register>,
     sgprs: [u32; NUM_SGPRS],
     vcc: u64,
     m0: u32,
@@ -177,7 +179,7 @@ impl Wave {
     pub fn new(size: WaveSize) -> Wave {
         Wave {
             size,
-            vgprs: vec![0; NUM_VGPRS * MAX_LANES],
+            vgprs: vec![Register([0; MAX_LANES]); NUM_VGPRS],
             sgprs: [0; NUM_SGPRS],
             vcc: 0,
             m0: 0,
@@ -194,8 +196,8 @@ impl Wave {
     /// instructions costs what they touch, not the whole register file).
     pub fn reset(&mut self, size: WaveSize) {
         for r in self.dirty.union(self.written.vgprs).iter() {
-            if let Some(lanes) = self.vgprs.get_mut(r * MAX_LANES..(r + 1) * MAX_LANES) {
-                lanes.fill(0);
+            if let Some(reg) = self.vgprs.get_mut(r) {
+                reg.0.fill(0);
             }
         }
         self.size = size;
@@ -458,20 +460,20 @@ impl Wave {
                 lanes: self.lanes(),
             });
         }
-        Ok(index * MAX_LANES + lane)
+        Ok(lane)
     }
 
     /// The 32 bits of VGPR `vN` (N = `index`) in `lane`.
     pub fn vgpr(&self, index: usize, lane: usize) -> Result<u32, ExecError> {
-        let i = self.check_vgpr(index, lane)?;
-        Ok(self.vgprs[i])
+        let lane = self.check_vgpr(index, lane)?;
+        Ok(self.vgprs[index].0[lane])
     }
 
     /// Set VGPR `vN` (N = `index`) in `lane` to `value`.
     pub fn set_vgpr(&mut self, index: usize, lane: usize, value: u32) -> Result<(), ExecError> {
-        let i = self.check_vgpr(index, lane)?;
+        let lane = self.check_vgpr(index, lane)?;
         self.written.vgprs.insert(index);
-        self.vgprs[i] = value;
+        self.vgprs[index].0[lane] = value;
         Ok(())
     }
 
@@ -537,15 +539,14 @@ impl Wave {
 
     /// All lanes of VGPR `index` (the wave's lanes only).
     pub(crate) fn vgpr_lanes(&self, index: usize) -> Option<&[u32]> {
-        let start = index.checked_mul(MAX_LANES)?;
-        self.vgprs.get(start..start + self.lanes())
+        let lanes = self.lanes();
+        self.vgprs.get(index)?.0.get(..lanes)
     }
 
     /// All lanes of VGPR `index`, mutable.
     pub(crate) fn vgpr_lanes_mut(&mut self, index: usize) -> Option<&mut [u32]> {
         let lanes = self.lanes();
-        let start = index.checked_mul(MAX_LANES)?;
-        let regs = self.vgprs.get_mut(start..start + lanes)?;
+        let regs = self.vgprs.get_mut(index)?.0.get_mut(..lanes)?;
         self.written.vgprs.insert(index);
         Some(regs)
     }
@@ -555,14 +556,12 @@ impl Wave {
     #[inline]
     pub(crate) fn vgpr_split(&mut self, first: usize, count: usize) -> Option<VgprSplit<'_>> {
         let lanes = self.lanes();
-        let start = first.checked_mul(MAX_LANES)?;
-        let len = count.checked_mul(MAX_LANES)?;
-        if start.checked_add(len)? > self.vgprs.len() {
+        if first.checked_add(count)? > self.vgprs.len() {
             return None;
         }
         self.written.vgprs.insert_range(first, count);
-        let (before, rest) = self.vgprs.split_at_mut(start);
-        let (dst, after) = rest.split_at_mut(len);
+        let (before, rest) = self.vgprs.split_at_mut(first);
+        let (dst, after) = rest.split_at_mut(count);
         Some(VgprSplit {
             before,
             dst,
@@ -574,29 +573,37 @@ impl Wave {
     }
 }
 
+/// One VGPR's lanes, aligned to a cache line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(align(64))]
+struct Register([u32; MAX_LANES]);
+
 /// Disjoint borrows of the register file: some registers to write, every
 /// other one to read ([`Wave::vgpr_split`]).
 pub(crate) struct VgprSplit<'a> {
-    before: &'a [u32],
-    dst: &'a mut [u32],
-    after: &'a [u32],
+    before: &'a [Register],
+    dst: &'a mut [Register],
+    after: &'a [Register],
     first: usize,
     count: usize,
     lanes: usize,
 }
 
 impl<'a> VgprSplit<'a> {
-    /// The lanes of register `index`, unless it is out of range or one of
-    /// the registers to write.
-    #[inline]
-    pub(crate) fn src(&self, index: usize) -> Option<&'a [u32]> {
-        let (regs, offset) = if index < self.first {
-            (self.before, index)
-        } else {
-            (self.after, index.checked_sub(self.first + self.count)?)
+    /// The registers to read and, apart, the lanes of the registers to
+    /// write ([`VgprSplit::dst`]): taken apart first, so reading sources
+    /// does not keep the whole split in memory.
+    #[inline(always)]
+    pub(crate) fn parts(self) -> (VgprSources<'a>, &'a mut [u32], &'a mut [u32]) {
+        let sources = VgprSources {
+            before: self.before,
+            after: self.after,
+            first: self.first,
+            count: self.count,
+            lanes: self.lanes,
         };
-        regs.get(offset.checked_mul(MAX_LANES)?..)?
-            .get(..self.lanes)
+        let (lo, hi) = self.dst();
+        (sources, lo, hi)
     }
 
     /// The registers to write: the lanes of the first and of the second
@@ -604,8 +611,35 @@ impl<'a> VgprSplit<'a> {
     #[inline]
     pub(crate) fn dst(self) -> (&'a mut [u32], &'a mut [u32]) {
         let lanes = self.lanes;
-        let (lo, hi) = self.dst.split_at_mut(MAX_LANES.min(self.dst.len()));
-        let (lo_len, hi_len) = (lo.len().min(lanes), hi.len().min(lanes));
-        (&mut lo[..lo_len], &mut hi[..hi_len])
+        match self.dst {
+            [] => (&mut [], &mut []),
+            [lo] => (&mut lo.0[..lanes], &mut []),
+            [lo, hi, ..] => (&mut lo.0[..lanes], &mut hi.0[..lanes]),
+        }
+    }
+}
+
+/// The registers of a [`VgprSplit`] to read.
+#[derive(Clone, Copy)]
+pub(crate) struct VgprSources<'a> {
+    before: &'a [Register],
+    after: &'a [Register],
+    first: usize,
+    count: usize,
+    lanes: usize,
+}
+
+impl<'a> VgprSources<'a> {
+    /// The lanes of register `index`, unless it is out of range or one of
+    /// the registers to write.
+    #[inline]
+    pub(crate) fn src(&self, index: usize) -> Option<&'a [u32]> {
+        let reg = if index < self.first {
+            self.before.get(index)?
+        } else {
+            self.after
+                .get(index.checked_sub(self.first + self.count)?)?
+        };
+        reg.0.get(..self.lanes)
     }
 }

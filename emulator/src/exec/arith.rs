@@ -1,8 +1,10 @@
 //! The arithmetic instructions (ADD, SUB, SUBREV, MUL, FMA, FMAC, FMAMK,
-//! FMAAK) through the same steps as FRACT/LDEXP: validate, read every
-//! source of every lane, run the dispatched kernel over the wave
-//! ([`run_arith`]) and write back the active lanes (docs/semantics.md §3,
-//! §12).
+//! FMAAK) through the same steps as FRACT/LDEXP: validate (a quick
+//! pre-check first), run the dispatched kernel over the wave ([`run_arith`])
+//! on the register file in place where the shape allows
+//! (`arith_in_place`), else on every source of every lane read into words
+//! first (`copied`), and write back the active lanes
+//! (docs/semantics.md §3, §12).
 //!
 //! What differs per instruction comes from [`crate::instr::OpcodeInfo`]:
 //! the sources in syntax order (FMAMK's K in slot 1 and FMAAK's in slot 2,
@@ -11,6 +13,7 @@
 //! moves. The kernel's sources are the syntax's in order, FMAC's D third:
 //! that is also the NaN priority of the encoding (src0, K, src1 for FMAMK).
 
+use super::arith_in_place::{in_place, plainly_valid_arith};
 use super::dpp::{plan_arith, Plan};
 use super::operands::{half_shift, read_operand};
 use super::write::{dst_placement, sdwa_merge};
@@ -215,9 +218,34 @@ pub fn execute_arith<F: Format>(
     instr: &Instruction,
 ) -> Result<(), ExecError> {
     let op = operation::<F>(instr)?;
-    let plan = check::<F>(spec, wave, instr)?;
+    let plan = match instr.dpp {
+        Some(d) => Some(plan_arith::<F>(spec, wave, instr, d)?),
+        None if plainly_valid_arith::<F>(spec, wave, instr) => None,
+        None => {
+            validate(spec, wave, instr)?;
+            None
+        }
+    };
     let policy = arith_policy::<F>(spec, wave, instr);
     let mods = source_modifiers(instr);
+    if in_place::<F>(spec, wave, instr, op, &policy, mods, plan.as_ref()) {
+        return Ok(());
+    }
+    copied::<F>(spec, wave, instr, op, &policy, mods, plan.as_ref())
+}
+
+/// Every other case: the sources of every lane read into words on the
+/// stack first (SDWA selections, DPP lanes under their own modifiers).
+#[inline(never)]
+pub(super) fn copied<F: Format>(
+    spec: &TargetSpec,
+    wave: &mut Wave,
+    instr: &Instruction,
+    op: ArithOp,
+    policy: &Policy,
+    mods: SourceModifiers,
+    plan: Option<&Plan>,
+) -> Result<(), ExecError> {
     let src = read_sources::<F>(spec, wave, instr, op)?;
     let lanes = wave.lanes();
     let Operand::Vgpr { index, part } = instr.dst else {
@@ -230,7 +258,7 @@ pub fn execute_arith<F: Format>(
     // zero-filled lanes that skip src0's ABS/NEG run with none.
     let mut exec = wave.exec();
     let mut plain = 0;
-    if let Some(plan) = &plan {
+    if let Some(plan) = plan {
         exec = plan.write & !plan.plain;
         plain = plan.plain;
     }
@@ -238,7 +266,7 @@ pub fn execute_arith<F: Format>(
         abs: [false, mods.abs[1], mods.abs[2]],
         neg: [false, mods.neg[1], mods.neg[2]],
     };
-    let gather = plan.as_ref().map(Plan::sources);
+    let gather = plan.map(Plan::sources);
     macro_rules! io {
         ($dst_lo:expr, $dst_hi:expr, $keep:expr, $shift:expr, $exec:expr) => {
             ArithIo {
@@ -272,7 +300,7 @@ pub fn execute_arith<F: Format>(
             && spec.sdwa_f16_output.map(|s| s.value) == Some(SdwaF16Output::ScaledBeforeRounding);
         if scaled {
             // OMOD before the rounding: one lane at a time.
-            let order = ScaledBeforeRounding::<F>::new(&policy);
+            let order = ScaledBeforeRounding::<F>::new(policy);
             let m = [0, 1, 2].map(|i| SourceMods::<F>::new(mods.abs[i], mods.neg[i]));
             for (lane, o) in out[..lanes].iter_mut().enumerate() {
                 let words = [0, 1, 2]
@@ -283,7 +311,7 @@ pub fn execute_arith<F: Format>(
             run::<F>(
                 op,
                 &mut io!(&mut out[..lanes], &mut [], 0, 0, u64::MAX),
-                &policy,
+                policy,
                 mods,
             );
         }
@@ -291,9 +319,9 @@ pub fn execute_arith<F: Format>(
     }
     if F::WIDTH == 64 {
         let (lo, hi) = wave.vgpr_split(index, 2).ok_or(oob)?.dst();
-        run::<F>(op, &mut io!(&mut *lo, &mut *hi, 0, 0, exec), &policy, mods);
+        run::<F>(op, &mut io!(&mut *lo, &mut *hi, 0, 0, exec), policy, mods);
         if plain != 0 {
-            run::<F>(op, &mut io!(lo, hi, 0, 0, plain), &policy, plain_mods);
+            run::<F>(op, &mut io!(lo, hi, 0, 0, plain), policy, plain_mods);
         }
         return Ok(());
     }
@@ -302,14 +330,14 @@ pub fn execute_arith<F: Format>(
     run::<F>(
         op,
         &mut io!(&mut *dst, &mut [], keep, shift, exec),
-        &policy,
+        policy,
         mods,
     );
     if plain != 0 {
         run::<F>(
             op,
             &mut io!(dst, &mut [], keep, shift, plain),
-            &policy,
+            policy,
             plain_mods,
         );
     }

@@ -4,6 +4,7 @@
 //! pre-check is for (every operand a VGPR, no SDWA) the two agree exactly.
 //! Run over every instruction of the LLVM fixtures and over random ones.
 
+use super::arith_in_place::plainly_valid_arith;
 use super::{plainly_valid, validate};
 use crate::instr::{
     DstUnused, Encoding, FloatConst, Instruction, Opcode, Operand, OperationKind, Part, ScalarReg,
@@ -26,20 +27,28 @@ fn pre_check(spec: &TargetSpec, wave: &Wave, instr: &Instruction) -> bool {
         (LDEXP, K::F16) => plainly_valid::<Ldexp, F16>(spec, wave, instr),
         (LDEXP, K::F32) => plainly_valid::<Ldexp, F32>(spec, wave, instr),
         (LDEXP, K::F64) => plainly_valid::<Ldexp, F64>(spec, wave, instr),
-        // The arithmetic instructions always take the full check.
-        _ => false,
+        (_, K::F16) => plainly_valid_arith::<F16>(spec, wave, instr),
+        (_, K::F32) => plainly_valid_arith::<F32>(spec, wave, instr),
+        (_, K::F64) => plainly_valid_arith::<F64>(spec, wave, instr),
     }
 }
 
-/// The shapes the pre-check decides on its own.
-fn plain_shape(instr: &Instruction) -> bool {
-    let vgpr = |op: Operand| matches!(op, Operand::Vgpr { .. });
+/// The shapes the pre-check decides on its own (FMAMK/FMAAK, whose K is a
+/// literal, and a high half on a target without true16 halves, which
+/// only op_sel can name, always take the full check).
+fn plain_shape(spec: &TargetSpec, instr: &Instruction) -> bool {
+    let vgpr = |op: Operand| match op {
+        Operand::Vgpr { part, .. } => spec.true16.value || part != Part::Hi,
+        _ => false,
+    };
     instr.encoding != Encoding::Sdwa
         && instr.sdwa.is_none()
         && instr.dpp.is_none()
+        && instr.opcode.info().k_slot().is_none()
         && vgpr(instr.dst)
         && vgpr(instr.src0)
         && instr.src1.is_none_or(vgpr)
+        && instr.src2.is_none_or(vgpr)
 }
 
 /// Compare the two on `instr` for `target` in both wave sizes; returns
@@ -57,7 +66,7 @@ fn agree(target: Target, instr: &Instruction) -> bool {
                 "{target} {instr:?}: the pre-check accepts what the check refuses: {full:?}"
             );
         }
-        if plain_shape(instr) {
+        if plain_shape(spec, instr) {
             assert_eq!(
                 fast,
                 full.is_ok(),
@@ -139,17 +148,12 @@ fn operand(r: &mut Rng) -> Operand {
 }
 
 fn random_instruction(r: &mut Rng) -> Instruction {
-    // The opcodes the pre-check is for (the arithmetic ones take the full check).
-    let executed: Vec<Opcode> = Opcode::ALL
-        .into_iter()
-        .filter(|o| {
-            matches!(
-                o.info().operation,
-                OperationKind::Fract | OperationKind::Ldexp
-            )
-        })
-        .collect();
-    let opcode = r.pick(&executed);
+    random_instruction_of(r, &Opcode::ALL)
+}
+
+/// A random instruction of one of `opcodes`.
+fn random_instruction_of(r: &mut Rng, opcodes: &[Opcode]) -> Instruction {
+    let opcode = r.pick(opcodes);
     let encoding = r.pick(&[
         Encoding::Vop1,
         Encoding::Vop2,
@@ -178,6 +182,11 @@ fn random_instruction(r: &mut Rng) -> Instruction {
         } else {
             None
         },
+        src2: if (opcode.info().sources.len() > 2) != r.one_in(10) {
+            Some(op(r))
+        } else {
+            None
+        },
         ..Instruction::unary(opcode, encoding, Operand::v(0), Operand::v(0))
     };
     if plain && r.one_in(2) {
@@ -188,6 +197,7 @@ fn random_instruction(r: &mut Rng) -> Instruction {
         instr.dst = full(instr.dst);
         instr.src0 = full(instr.src0);
         instr.src1 = instr.src1.map(full);
+        instr.src2 = instr.src2.map(full);
     }
     let mods = |r: &mut Rng| SrcMods {
         abs: r.one_in(6),
@@ -196,6 +206,10 @@ fn random_instruction(r: &mut Rng) -> Instruction {
     };
     instr.src0_mods = mods(r);
     instr.src1_mods = mods(r);
+    // Now and then ABS/NEG/sext on a src2 the instruction lacks.
+    if instr.src2.is_some() || r.one_in(10) {
+        instr.src2_mods = mods(r);
+    }
     instr.clamp = r.one_in(6);
     instr.omod = if r.one_in(6) { Omod::Div2 } else { Omod::None };
     let sdwa = (encoding == Encoding::Sdwa) != r.one_in(10);
@@ -217,7 +231,7 @@ fn pre_check_matches_the_check_on_random_instructions() {
         let instr = random_instruction(&mut r);
         let target = r.pick(&Target::ALL);
         fast += usize::from(agree(target, &instr));
-        plain += usize::from(plain_shape(&instr));
+        plain += usize::from(plain_shape(target.spec(), &instr));
     }
     // Both answers are common, so the comparison means something.
     assert!(
@@ -235,8 +249,17 @@ fn dpp_pre_check_is_the_base_instructions() {
     use super::plainly_valid_but_dpp;
     let mut r = Rng(0xd00d_f00d);
     let mut accepted = 0;
+    let fract_ldexp: Vec<Opcode> = Opcode::ALL
+        .into_iter()
+        .filter(|o| {
+            matches!(
+                o.info().operation,
+                OperationKind::Fract | OperationKind::Ldexp
+            )
+        })
+        .collect();
     for _ in 0..100_000 {
-        let instr = random_instruction(&mut r);
+        let instr = random_instruction_of(&mut r, &fract_ldexp);
         let dpp = r.one_in(2).then(|| {
             crate::dpp::Dpp::Dpp16(crate::dpp::Dpp16::new(crate::dpp::DppControl::RowShr(1)))
         });

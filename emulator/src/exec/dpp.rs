@@ -24,6 +24,7 @@ use crate::target::{
 use crate::wave::{Wave, MAX_LANES};
 
 /// The lane plan of one DPP instruction in the form the write-back uses.
+#[derive(Clone, Copy)]
 pub(crate) struct Plan {
     /// The source lane of every lane (its own lane when it reads none),
     /// or [`ZERO`] for a written lane whose src0 is 0.
@@ -562,8 +563,102 @@ pub(super) fn plan_arith<F: Format>(
     checked_plan(spec, wave, instr, dpp)
 }
 
-/// The plan of an instruction already checked.
+/// What a plan depends on, as four words: the target (a generated one, by
+/// address), the DPP fields [`masks`] reads, EXEC, and the wave size with
+/// whether the F64 controls apply and whether zero-filled lanes skip
+/// src0's ABS/NEG. Nothing else of the instruction or the wave enters
+/// [`masks`] or [`build_plan`].
+type PlanKey = [u64; 4];
+
+/// The DPP fields of `dpp` that [`masks`] reads, packed in one word.
+#[inline(always)]
+fn dpp_key(dpp: &Dpp) -> u64 {
+    match *dpp {
+        Dpp::Dpp16(d) => {
+            u64::from(d.ctrl.code())
+                | u64::from(d.row_mask) << 16
+                | u64::from(d.bank_mask) << 24
+                | u64::from(d.bound_ctrl) << 32
+                | u64::from(d.fi) << 33
+        }
+        Dpp::Dpp8 { sel, fi } => {
+            u64::from_le_bytes(sel) & 0x0707_0707_0707_0707
+                | u64::from(sel.iter().any(|&s| s > 7)) << 60
+                | u64::from(fi) << 62
+                | 1 << 63
+        }
+    }
+}
+
+thread_local! {
+    /// The key of the last plan built on this thread (0: none): a program
+    /// issues the same DPP word under the same EXEC many times in a row.
+    static LAST_KEY: core::cell::Cell<PlanKey> = const { core::cell::Cell::new([0; 4]) };
+    /// The plan of [`LAST_KEY`].
+    static LAST_PLAN: core::cell::Cell<Plan> = const {
+        core::cell::Cell::new(Plan {
+            src: [0; MAX_LANES],
+            zero: 0,
+            write: 0,
+            plain: 0,
+        })
+    };
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Test-only: plans this thread took from [`LAST_PLAN`].
+    static PLAN_HITS: core::cell::Cell<usize> = const { core::cell::Cell::new(0) };
+}
+
+/// Test-only: forget the remembered plan, so the next one is built; and
+/// the plans taken from it so far.
+#[cfg(test)]
+pub(super) fn forget_plan() -> usize {
+    LAST_KEY.set([0; 4]);
+    PLAN_HITS.with(core::cell::Cell::get)
+}
+
+/// The plan of an instruction already checked: the last one again when
+/// its key is the same (only for the generated targets, which never
+/// change), else built and remembered.
 fn checked_plan(
+    spec: &TargetSpec,
+    wave: &Wave,
+    instr: &Instruction,
+    dpp: Dpp,
+) -> Result<Plan, ExecError> {
+    if !core::ptr::eq(spec, spec.target.spec()) {
+        return build_plan(spec, wave, instr, dpp);
+    }
+    let mods = instr.src0_mods;
+    let plain = spec.dpp.zero_fill.value == DppZeroFill::PositiveZero && (mods.abs || mods.neg);
+    let f64 = instr.opcode.format() == FormatKind::F64;
+    // Read from the instruction in place and compared word by word: a
+    // key built on the stack and compared as a vector stalls the load.
+    let Some(d) = &instr.dpp else {
+        return build_plan(spec, wave, instr, dpp);
+    };
+    let key = [
+        core::ptr::from_ref(spec) as u64,
+        dpp_key(d),
+        wave.exec(),
+        wave.lanes() as u64 | u64::from(f64) << 8 | u64::from(plain) << 9,
+    ];
+    let last = LAST_KEY.get();
+    if (last[0] == key[0]) & (last[1] == key[1]) & (last[2] == key[2]) & (last[3] == key[3]) {
+        #[cfg(test)]
+        PLAN_HITS.with(|h| h.set(h.get() + 1));
+        return Ok(LAST_PLAN.get());
+    }
+    let plan = build_plan(spec, wave, instr, dpp)?;
+    LAST_KEY.set(key);
+    LAST_PLAN.set(plan);
+    Ok(plan)
+}
+
+/// [`checked_plan`] built from the masks.
+fn build_plan(
     spec: &TargetSpec,
     wave: &Wave,
     instr: &Instruction,

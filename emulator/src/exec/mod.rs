@@ -6,15 +6,38 @@
 //! [`execute`]; everything that differs per target comes from [`TargetSpec`].
 //! The seams: validation is [`crate::validate::check`] (worded here as an
 //! [`ExecError`]), [`operands`] reads the sources of every lane, [`write`]
-//! runs the kernel and merges the results into the destination.
+//! runs the kernel and merges the results into the destination, in place
+//! on the register file when the shape allows; `arith` and
+//! `arith_in_place` do the same for the arithmetic.
 
 pub(crate) mod arith;
+mod arith_in_place;
 pub(crate) mod dpp;
 mod operands;
 mod write;
 
 #[cfg(test)]
 mod check_tests;
+#[cfg(test)]
+mod path_tests;
+
+#[cfg(test)]
+thread_local! {
+    /// Test-only: how many instructions this thread ran in place.
+    static IN_PLACE_RUNS: core::cell::Cell<usize> = const { core::cell::Cell::new(0) };
+}
+
+/// Test-only: note one instruction run in place.
+#[cfg(test)]
+pub(crate) fn count_in_place() {
+    IN_PLACE_RUNS.with(|c| c.set(c.get() + 1));
+}
+
+/// Test-only: the instructions this thread ran in place so far.
+#[cfg(test)]
+pub(crate) fn in_place_runs() -> usize {
+    IN_PLACE_RUNS.with(core::cell::Cell::get)
+}
 #[cfg(test)]
 pub(crate) use write::fault;
 
@@ -46,7 +69,7 @@ pub fn execute<O: Operation, F: Format>(
 ) -> Result<(), ExecError> {
     // The kernel must be the opcode's: the same operands and format.
     let info = instr.opcode.info();
-    if info.operation.name() != O::NAME || info.format != F::KIND {
+    if Some(info.operation) != kind_of::<O>() || info.format != F::KIND {
         return Err(ExecError::OperationMismatch {
             opcode: instr.opcode,
             operation: O::NAME,
@@ -70,6 +93,42 @@ pub fn execute<O: Operation, F: Format>(
         return Ok(());
     }
     copied::<O, F>(spec, wave, instr, &policy, None)
+}
+
+/// The operation kind `O` runs (by its name), found at compile time.
+struct KindOf<O>(core::marker::PhantomData<O>);
+
+impl<O: Operation> KindOf<O> {
+    const KIND: Option<OperationKind> = {
+        const fn same(a: &str, b: &str) -> bool {
+            let (a, b) = (a.as_bytes(), b.as_bytes());
+            if a.len() != b.len() {
+                return false;
+            }
+            let mut i = 0;
+            while i < a.len() {
+                if a[i] != b[i] {
+                    return false;
+                }
+                i += 1;
+            }
+            true
+        }
+        if same(O::NAME, "fract") {
+            Some(OperationKind::Fract)
+        } else if same(O::NAME, "ldexp") {
+            Some(OperationKind::Ldexp)
+        } else {
+            None
+        }
+    };
+}
+
+/// The operation kind whose name is `O::NAME` (FRACT or LDEXP), a
+/// constant of the instantiation.
+#[inline(always)]
+fn kind_of<O: Operation>() -> Option<OperationKind> {
+    KindOf::<O>::KIND
 }
 
 /// A quick check, with few branches, that accepts the common shapes
@@ -97,7 +156,7 @@ pub(crate) fn plainly_valid_but_dpp<O: Operation, F: Format>(
     e32_src0_mods: bool,
 ) -> bool {
     let enc = instr.encoding;
-    let (m0, m1) = (instr.src0_mods, instr.src1_mods);
+    let (m0, m1, m2) = (instr.src0_mods, instr.src1_mods, instr.src2_mods);
     let no_out_mods = !instr.clamp && instr.omod == crate::kernels::Omod::None;
     let vgpr = |op: Operand, width: u32| -> bool {
         let Operand::Vgpr { index, part } = op else {
@@ -119,6 +178,9 @@ pub(crate) fn plainly_valid_but_dpp<O: Operation, F: Format>(
         & (enc != Encoding::Sdwa)
         & (enc.has_modifiers() || ((e32_src0_mods || (!m0.abs && !m0.neg)) && no_out_mods))
         & !(m1.abs | m1.neg | m0.sext | m1.sext)
+        // FRACT and LDEXP have no src2 (nor its modifiers).
+        & !(m2.abs | m2.neg | m2.sext)
+        & instr.src2.is_none()
         && src1_ok
         && vgpr(instr.dst, F::WIDTH)
         && vgpr(instr.src0, F::WIDTH)

@@ -72,6 +72,7 @@ pub(super) fn direct<O: Operation, F: Format>(
     let Some(split) = wave.vgpr_split(usize::from(dst), if wide { 2 } else { 1 }) else {
         return false;
     };
+    let (split, dst_lo, dst_hi) = split.parts();
     let src = usize::from(src);
     let (Some(src_lo), Some(src_hi)) = (
         split.src(src),
@@ -90,23 +91,38 @@ pub(super) fn direct<O: Operation, F: Format>(
             None => return false,
         },
     };
-    let (dst_lo, dst_hi) = split.dst();
-    write_back_gathered::<O, F>(
-        WaveIo {
-            src_lo,
-            src_hi,
-            src_shift: half_shift::<F>(src_part),
-            exp,
-            exp_shift,
-            dst_lo,
-            dst_hi,
-            dst_keep: keep,
-            dst_shift,
-            exec,
-        },
-        plan.map(Plan::sources),
-        policy,
-    );
+    // Built in place in each branch: moving a built WaveIo into a
+    // GatheredIo costs a store-forwarding stall per call.
+    macro_rules! io {
+        () => {
+            WaveIo {
+                src_lo,
+                src_hi,
+                src_shift: half_shift::<F>(src_part),
+                exp,
+                exp_shift,
+                dst_lo,
+                dst_hi,
+                dst_keep: keep,
+                dst_shift,
+                exec,
+            }
+        };
+    }
+    match plan {
+        None => write_back::<O, F>(&mut io!(), policy),
+        Some(plan) => {
+            let mut gathered = GatheredIo {
+                index: plan.sources(),
+                io: io!(),
+            };
+            #[cfg(test)]
+            fault::apply(&mut gathered.io);
+            run_dispatched::<O, F, _>(&mut gathered, policy);
+        }
+    }
+    #[cfg(test)]
+    super::count_in_place();
     true
 }
 

@@ -157,9 +157,11 @@ pub struct ArithIo<'a> {
     pub dst_lo: &'a mut [u32],
     /// The destination high dwords (F64 only).
     pub dst_hi: &'a mut [u32],
-    /// Bits of the old destination word a 16-bit result keeps.
+    /// Bits of the old destination word a 16-bit result keeps (an F32 or
+    /// F64 result takes its whole words: ignored).
     pub dst_keep: u32,
-    /// Left shift placing a 16-bit result in its half.
+    /// Left shift placing a 16-bit result in its half (ignored for F32
+    /// and F64).
     pub dst_shift: u32,
     /// Lane `i` is written only when bit `i` is set.
     pub exec: u64,
@@ -243,6 +245,17 @@ impl ArithIo<'_> {
                 dst_lo[i] = sel(a, r as u32, dst_lo[i]);
                 dst_hi[i] = sel(a, (r >> 32) as u32, dst_hi[i]);
             }
+        } else if F::WIDTH == 32 {
+            // The result is the whole word: with every lane active the old
+            // words are not read.
+            let dst = &mut self.dst_lo[..n];
+            for i in 0..n {
+                let c = sel(three, source::<F>(c_lo[i], 0, sc), F::Lane::ZERO);
+                let s = [source::<F>(a_lo[i], 0, sa), source::<F>(b_lo[i], 0, sb), c];
+                let r = K::lane::<F, OUT>(s, m, p).to_u64();
+                let a = ALL || exec.wrapping_shr(i as u32) & 1 != 0;
+                dst[i] = sel(a, r as u32, dst[i]);
+            }
         } else {
             let dst = &mut self.dst_lo[..n];
             for i in 0..n {
@@ -296,6 +309,10 @@ impl<F: Format> ArithLanes<F> for ArithIo<'_> {
             if let (Some(lo), Some(hi)) = (self.dst_lo.get_mut(i), self.dst_hi.get_mut(i)) {
                 *lo = r as u32;
                 *hi = (r >> 32) as u32;
+            }
+        } else if F::WIDTH == 32 {
+            if let Some(d) = self.dst_lo.get_mut(i) {
+                *d = r as u32;
             }
         } else if let Some(d) = self.dst_lo.get_mut(i) {
             *d = (*d & self.dst_keep) | (r as u32).wrapping_shl(self.dst_shift);

@@ -217,9 +217,11 @@ pub struct WaveIo<'a> {
     pub dst_lo: &'a mut [u32],
     /// The destination high dwords (F64 only).
     pub dst_hi: &'a mut [u32],
-    /// Bits of the old destination word a 16-bit result keeps.
+    /// Bits of the old destination word a 16-bit result keeps (an F32 or
+    /// F64 result takes its whole words: ignored).
     pub dst_keep: u32,
-    /// Left shift placing a 16-bit result in its half.
+    /// Left shift placing a 16-bit result in its half (ignored for F32
+    /// and F64).
     pub dst_shift: u32,
     /// Lane `i` is written only when bit `i` is set.
     pub exec: u64,
@@ -290,6 +292,16 @@ impl WaveIo<'_> {
                 let a = ALL || exec.wrapping_shr(i as u32) & 1 != 0;
                 dst_lo[i] = sel(a, r as u32, dst_lo[i]);
                 dst_hi[i] = sel(a, (r >> 32) as u32, dst_hi[i]);
+            }
+        } else if F::WIDTH == 32 {
+            // The result is the whole word: with every lane active the old
+            // words are not read.
+            let dst = &mut self.dst_lo[..n];
+            for i in 0..n {
+                let r =
+                    io_lane::<O, F, OUT>(src_lo[i], src_hi[i], src_shift, exp[i], exp_shift, &p);
+                let a = ALL || exec.wrapping_shr(i as u32) & 1 != 0;
+                dst[i] = sel(a, r as u32, dst[i]);
             }
         } else {
             let dst = &mut self.dst_lo[..n];
@@ -445,6 +457,8 @@ impl<F: Format> Lanes<F> for WaveIo<'_> {
         if F::WIDTH == 64 {
             self.dst_lo[i] = r as u32;
             self.dst_hi[i] = (r >> 32) as u32;
+        } else if F::WIDTH == 32 {
+            self.dst_lo[i] = r as u32;
         } else {
             let d = &mut self.dst_lo[i];
             *d = WaveIo::merge(*d, r, self.dst_keep, self.dst_shift);
