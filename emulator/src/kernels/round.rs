@@ -168,15 +168,8 @@ pub fn sum<W: Lane>(x: Exact<W>, y: Exact<W>, down: bool, unpacked: Option<u32>)
         sel(x_larger, x.negative, y.negative),
     );
     let small = sel(x_larger, ny, nx);
-    // Align the smaller term; the bits shifted out make a sticky bit. The
-    // distance is |ex - ey| (the larger term has the larger or equal
-    // exponent), which does not wait for the comparison.
-    let d = if unpacked.is_some() {
-        ex - ey
-    } else {
-        (ex - ey).max(ey - ex)
-    };
-    let d = d.min(kwe::<W>(W::BITS as i32));
+    // Align the smaller term; the bits shifted out make a sticky bit.
+    let d = (big_exp - sel(x_larger, ey, ex)).min(kwe::<W>(W::BITS as i32));
     let shifted = small.shr(d);
     // The bits shifted out, moved to the top (none when d is 0).
     let sticky = W::from_bool(small.shl(kwe::<W>(W::BITS as i32) - d) != W::ZERO);
