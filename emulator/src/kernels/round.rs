@@ -199,7 +199,9 @@ pub fn sum<W: Lane>(x: Exact<W>, y: Exact<W>, down: bool, unpacked: Option<u32>)
 #[inline(always)]
 pub fn normalised_top<W: Lane, L: Lane>(v: Exact<W>) -> Exact<L> {
     let lz = v.sig.lz();
-    let sig = v.sig.shl(lz);
+    // A zero shifts by BITS - 1 and stays 0; the shift then never reaches
+    // the width, so no select is needed beside it.
+    let sig = v.sig.shl(lz.min(kwe::<W>(W::BITS as i32 - 1)));
     let exp = v.exp - lz;
     if W::BITS == L::BITS {
         return Exact {
