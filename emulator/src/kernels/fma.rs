@@ -48,9 +48,17 @@ pub fn fma_rounded<F: Format>(
     let product_sign = (a ^ b) & k::<F>(F::SIGN);
     // The product and the sum exact in the wide lane, rounded in the
     // format's lane.
+    // The addend unpacked straight in the wide lane when that is one
+    // vector lane (F32's u64: no lane conversion of its exponent), else in
+    // the format's lane and widened (a `W128` shift costs several).
+    let addend = if F::Wide::BITS <= 64 {
+        unpack::<F, F::Wide>(c)
+    } else {
+        widen_exact::<F>(unpack::<F, F::Lane>(c))
+    };
     let exact = sum::<F::Wide>(
         product::<F>(unpack::<F, F::Lane>(a), unpack::<F, F::Lane>(b)),
-        widen_exact::<F>(unpack::<F, F::Lane>(c)),
+        addend,
         p.toward_negative(),
         None,
     );
