@@ -86,7 +86,7 @@ pub fn normalised<F: Format>(v: Exact<F::Lane>) -> Exact<F::Lane> {
 
 /// A product of two [`normalised`] values (at most `2 MAN + 2` bits) in the
 /// format's lane: a constant shift, the bits shifted out folded into a
-/// sticky last bit (as [`narrow_exact`], without finding the leading bit).
+/// sticky last bit (as [`normalised_top`] does, without finding the leading bit).
 #[inline(always)]
 pub fn narrow_product<F: Format>(v: Exact<F::Wide>) -> Exact<F::Lane> {
     let drop = (2 * F::MAN as i32 + 2 - F::Lane::BITS as i32).max(0);
