@@ -87,12 +87,13 @@ pub fn add_rounded<F: Format>(
         Some(F::MAN),
     );
     let r = round::<F>(scaled(exact, scale), p);
+    // The special cases apart, chosen once at the end (as in `fma.rs`).
     // An infinite term gives itself; inf - inf is invalid.
-    let r = sel(mb == inf, b, r);
-    let r = sel(ma == inf, a, r);
+    let s = sel(ma == inf, a, b);
     let invalid = (ma == inf) & (mb == inf) & (a != b);
-    let r = sel(invalid, k::<F>(F::NEG_QUIET_NAN), r);
+    let s = sel(invalid, k::<F>(F::NEG_QUIET_NAN), s);
     // The first NaN in encoding order, quieted per the target (ARITH §5.2).
-    let r = sel(nan_b, b | p.nan_or, r);
-    sel(nan_a, a | p.nan_or, r)
+    let s = sel(nan_b, b | p.nan_or, s);
+    let s = sel(nan_a, a | p.nan_or, s);
+    sel((ma >= inf) | (mb >= inf), s, r)
 }

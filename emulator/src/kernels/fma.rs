@@ -6,7 +6,7 @@
 use super::format::Format;
 use super::lane::{sel, Lane};
 use super::modifiers::{k, output_modifiers, prepare_operand, LanePolicy, SourceMods};
-use super::round::{narrow_exact, product, round, scaled, sum, unpack, widen_exact};
+use super::round::{product, round_wide, scaled, sum, unpack, widen_exact};
 
 /// FMA of one lane, steps 2 to 7 of ARITH §9 (sources in encoding order).
 /// `OUT` as for [`super::fract::fract_lane`].
@@ -48,26 +48,36 @@ pub fn fma_rounded<F: Format>(
     let product_sign = (a ^ b) & k::<F>(F::SIGN);
     // The product and the sum exact in the wide lane, rounded in the
     // format's lane.
+    // The addend unpacked straight in the wide lane when that is one
+    // vector lane (F32's u64: no lane conversion of its exponent), else in
+    // the format's lane and widened (a `W128` shift costs several).
+    let addend = if F::Wide::BITS <= 64 {
+        unpack::<F, F::Wide>(c)
+    } else {
+        widen_exact::<F>(unpack::<F, F::Lane>(c))
+    };
     let exact = sum::<F::Wide>(
         product::<F>(unpack::<F, F::Lane>(a), unpack::<F, F::Lane>(b)),
-        widen_exact::<F>(unpack::<F, F::Lane>(c)),
+        addend,
         p.toward_negative(),
         None,
     );
-    let r = round::<F>(scaled(narrow_exact::<F::Wide, F::Lane>(exact), scale), p);
-    // Infinite terms: an infinite product, else an infinite addend, gives
-    // itself; inf - inf is invalid.
+    let r = round_wide::<F>(scaled(exact, scale), p);
+    // The special cases (an infinite or NaN source) apart from the rounded
+    // value and chosen once at the end, so their selects run beside the
+    // arithmetic rather than after it. Infinite terms: an infinite
+    // product, else an infinite addend, gives itself; inf - inf is invalid.
     let product_inf = (ma == inf) | (mb == inf);
-    let r = sel(mc == inf, c, r);
-    let r = sel(product_inf, product_sign | inf, r);
+    let s = sel(product_inf, product_sign | inf, c);
     let cancel = product_inf & (mc == inf) & (product_sign != c & k::<F>(F::SIGN));
-    let r = sel(cancel, k::<F>(F::NEG_QUIET_NAN), r);
+    let s = sel(cancel, k::<F>(F::NEG_QUIET_NAN), s);
     // NaN sources in encoding order, quieted per the target.
-    let r = sel(mc > inf, c | p.nan_or, r);
-    let r = sel(mb > inf, b | p.nan_or, r);
-    let r = sel(ma > inf, a | p.nan_or, r);
+    let s = sel(mc > inf, c | p.nan_or, s);
+    let s = sel(mb > inf, b | p.nan_or, s);
+    let s = sel(ma > inf, a | p.nan_or, s);
     // 0 x inf is invalid and wins over a NaN addend [hw gfx1100, gfx1201
     // F16 FMA] (a NaN src0 or src1 cannot be part of it).
     let zero_times_inf = ((ma == inf) & (mb == zero)) | ((ma == zero) & (mb == inf));
-    sel(zero_times_inf, k::<F>(F::NEG_QUIET_NAN), r)
+    let s = sel(zero_times_inf, k::<F>(F::NEG_QUIET_NAN), s);
+    sel((ma >= inf) | (mb >= inf) | (mc >= inf), s, r)
 }

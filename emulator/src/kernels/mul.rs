@@ -40,10 +40,11 @@ pub fn mul_rounded<F: Format>(a: F::Lane, b: F::Lane, p: &LanePolicy<F>, scale: 
     let x = normalised::<F>(unpack::<F, F::Lane>(a));
     let y = normalised::<F>(unpack::<F, F::Lane>(b));
     let r = round::<F>(scaled(narrow_product::<F>(product::<F>(x, y)), scale), p);
-    let r = sel((ma == inf) | (mb == inf), sign | inf, r);
+    // The special cases apart, chosen once at the end (as in `fma.rs`).
     // 0 x inf is invalid: the negative canonical NaN (ARITH §5.1).
     let invalid = ((ma == inf) & (mb == zero)) | ((ma == zero) & (mb == inf));
-    let r = sel(invalid, k::<F>(F::NEG_QUIET_NAN), r);
-    let r = sel(mb > inf, b | p.nan_or, r);
-    sel(ma > inf, a | p.nan_or, r)
+    let s = sel(invalid, k::<F>(F::NEG_QUIET_NAN), sign | inf);
+    let s = sel(mb > inf, b | p.nan_or, s);
+    let s = sel(ma > inf, a | p.nan_or, s);
+    sel((ma >= inf) | (mb >= inf), s, r)
 }

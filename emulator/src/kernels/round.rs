@@ -86,7 +86,7 @@ pub fn normalised<F: Format>(v: Exact<F::Lane>) -> Exact<F::Lane> {
 
 /// A product of two [`normalised`] values (at most `2 MAN + 2` bits) in the
 /// format's lane: a constant shift, the bits shifted out folded into a
-/// sticky last bit (as [`narrow_exact`], without finding the leading bit).
+/// sticky last bit (as [`normalised_top`] does, without finding the leading bit).
 #[inline(always)]
 pub fn narrow_product<F: Format>(v: Exact<F::Wide>) -> Exact<F::Lane> {
     let drop = (2 * F::MAN as i32 + 2 - F::Lane::BITS as i32).max(0);
@@ -167,19 +167,15 @@ pub fn sum<W: Lane>(x: Exact<W>, y: Exact<W>, down: bool, unpacked: Option<u32>)
         sel(x_larger, ex, ey),
         sel(x_larger, x.negative, y.negative),
     );
-    let (small, small_exp, small_negative) = (
-        sel(x_larger, ny, nx),
-        sel(x_larger, ey, ex),
-        sel(x_larger, y.negative, x.negative),
-    );
+    let small = sel(x_larger, ny, nx);
     // Align the smaller term; the bits shifted out make a sticky bit.
-    let d = (big_exp - small_exp).min(kwe::<W>(W::BITS as i32));
+    let d = (big_exp - sel(x_larger, ey, ex)).min(kwe::<W>(W::BITS as i32));
     let shifted = small.shr(d);
     // The bits shifted out, moved to the top (none when d is 0).
     let sticky = W::from_bool(small.shl(kwe::<W>(W::BITS as i32) - d) != W::ZERO);
     // big + small lies in (big + shifted, big + shifted + 1) units when
     // sticky; big - small in (big - shifted - 1, big - shifted).
-    let subtract = big_negative != small_negative;
+    let subtract = x.negative != y.negative;
     let s = sel(subtract, big.sub(shifted).sub(sticky), big.add(shifted)) | sticky;
     let both_zero = (x.sig == W::ZERO) & (y.sig == W::ZERO);
     let zero_negative = sel(
@@ -194,28 +190,33 @@ pub fn sum<W: Lane>(x: Exact<W>, y: Exact<W>, down: bool, unpacked: Option<u32>)
     }
 }
 
-/// An exact value of lane `W` in the narrower lane `L`: its leading bit at
-/// `L`'s second-highest at most, the bits shifted out folded into a sticky
-/// last bit. `L` keeps at least 11, 24 or 53 bits plus a guard bit above
-/// the sticky bit, all the rounding reads.
+/// An exact value of lane `W` in the lane `L` (as wide or narrower),
+/// normalised: its leading bit at `L`'s top, the bits of `W` below `L`'s
+/// width folded into a sticky last bit (a zero stays 0). `L` keeps 32 or
+/// 64 bits, more than the 11, 24 or 53 bits plus a guard bit above the
+/// sticky bit that the rounding reads; normalising first, in `W`, takes
+/// one leading-zero count for both the narrowing and the rounding.
 #[inline(always)]
-pub fn narrow_exact<W: Lane, L: Lane>(v: Exact<W>) -> Exact<L> {
+pub fn normalised_top<W: Lane, L: Lane>(v: Exact<W>) -> Exact<L> {
+    let lz = v.sig.lz();
+    // A zero shifts by BITS - 1 and stays 0; the shift then never reaches
+    // the width, so no select is needed beside it.
+    let sig = v.sig.shl(lz.min(kwe::<W>(W::BITS as i32 - 1)));
+    let exp = v.exp - lz;
     if W::BITS == L::BITS {
-        // The same lane (F16): nothing to narrow.
         return Exact {
             negative: v.negative,
-            sig: L::from_u64(v.sig.to_u64()),
-            exp: L::exp_from_i64(W::exp_to_i64(v.exp)),
+            sig: L::from_u64(sig.to_u64()),
+            exp: L::exp_from_i64(W::exp_to_i64(exp)),
         };
     }
-    let top = kwe::<W>(W::BITS as i32 - 1) - v.sig.lz();
-    let shift = (top - kwe::<W>(L::BITS as i32 - 2)).max(kwe::<W>(0));
-    // The bits shifted out, moved to the top (none when shift is 0).
-    let lost = v.sig.shl(kwe::<W>(W::BITS as i32) - shift) != W::ZERO;
+    let drop = kwe::<W>(W::BITS as i32 - L::BITS as i32);
+    // The `drop` low bits, moved to the top.
+    let lost = sig.shl(kwe::<W>(L::BITS as i32)) != W::ZERO;
     Exact {
         negative: v.negative,
-        sig: L::from_u64(v.sig.shr(shift).to_u64()) | L::from_bool(lost),
-        exp: L::exp_from_i64(W::exp_to_i64(v.exp + shift)),
+        sig: L::from_u64(sig.shr(drop).to_u64()) | L::from_bool(lost),
+        exp: L::exp_from_i64(W::exp_to_i64(exp + drop)),
     }
 }
 
@@ -232,6 +233,18 @@ pub fn narrow_exact<W: Lane, L: Lane>(v: Exact<W>) -> Exact<L> {
 /// zero of `v.negative`.
 #[inline(always)]
 pub fn round<F: Format>(v: Exact<F::Lane>, p: &LanePolicy<F>) -> F::Lane {
+    round_top::<F>(normalised_top::<F::Lane, F::Lane>(v), p)
+}
+
+/// [`round`] of an exact value of the wide lane (FMA's sum).
+#[inline(always)]
+pub fn round_wide<F: Format>(v: Exact<F::Wide>, p: &LanePolicy<F>) -> F::Lane {
+    round_top::<F>(normalised_top::<F::Wide, F::Lane>(v), p)
+}
+
+/// [`round`] of a [`normalised_top`] value.
+#[inline(always)]
+fn round_top<F: Format>(v: Exact<F::Lane>, p: &LanePolicy<F>) -> F::Lane {
     type E<F> = <<F as Format>::Lane as Lane>::Exp;
     let k = |x: u64| kw::<F::Lane>(x);
     let ke = |x: i32| -> E<F> { kwe::<F::Lane>(x) };
@@ -241,9 +254,7 @@ pub fn round<F: Format>(v: Exact<F::Lane>, p: &LanePolicy<F>) -> F::Lane {
     let man = ke(F::MAN as i32);
     // Normalised: the leading bit at the top, so rounding to the
     // precision drops a constant number of bits. (A zero stays 0.)
-    let lz = v.sig.lz();
-    let sig = v.sig.shl(lz);
-    let exp = v.exp - lz;
+    let (sig, exp) = (v.sig, v.exp);
     let precision_shift = bits - 1 - F::MAN as i32;
     // The value's binary exponent.
     let e = exp + ke(bits - 1);
