@@ -1,6 +1,5 @@
-//! DPP in machine code: the hand-decoded examples of the DPP contract
-//! (shared/spec/DPP.md §2.3, §9.2, §9.3, each checked field by field there
-//! against llvm-mc-22), the bound_ctrl spelling per target, LLVM's quirks,
+//! DPP in machine code: hand-decoded examples (each field checked by hand
+//! against llvm-mc-22's bytes), the bound_ctrl spelling per target, LLVM's quirks,
 //! and the round trip decode(encode(i)) == i over every DPP control code.
 
 use amdgpu_valu::asm::{assemble, decode, disassemble, encode};
@@ -12,7 +11,7 @@ fn bytes(t: Target, line: &str) -> Vec<u8> {
     assemble(t, line).unwrap_or_else(|e| panic!("{t} `{line}`: {e}"))
 }
 
-/// DPP.md §9.2: lines whose fields were decoded by hand.
+/// Lines whose fields were decoded by hand.
 #[test]
 fn hand_decoded_examples() {
     let cases: &[(Target, &str, &[u8])] = &[
@@ -81,7 +80,7 @@ fn hand_decoded_examples() {
     }
 }
 
-/// The fields of the first example, one by one (DPP.md §2.3): SRC0 = 7,
+/// The fields of the first example, one by one: SRC0 = 7,
 /// CTRL = 0x113 (row_shr:3), BC = 1 (bound_ctrl:0 on GFX9), NEG = 1,
 /// ABS = 1, BANK = 0xA, ROW = 5.
 #[test]
@@ -110,7 +109,7 @@ fn dpp16_fields_by_hand() {
     assert!(i.src0_mods.abs && i.src0_mods.neg);
 }
 
-/// DPP.md §3.3: `bound_ctrl:0` sets BC before GFX11 and clears it from
+/// `bound_ctrl:0` sets BC before GFX11 and clears it from
 /// GFX11; `bound_ctrl:1` sets it everywhere; the printer shows
 /// `bound_ctrl:1` for BC = 1 only.
 #[test]
@@ -126,7 +125,7 @@ fn bound_ctrl_spelling_per_target() {
     }
 }
 
-/// DPP.md §3.2 quirks: masks keep their low 4 bits, DPP16 `fi:N` is N & 1,
+/// LLVM's quirks: masks keep their low 4 bits, DPP16 `fi:N` is N & 1,
 /// DPP8 `fi:N` is the FI marker for any nonzero N.
 #[test]
 fn llvm_quirks() {

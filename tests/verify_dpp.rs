@@ -52,7 +52,7 @@ fn true16(t: Target) -> bool {
     !gfx9(t) && !gfx10(t)
 }
 
-/// The DPP forms of docs/semantics.md §11.1 (DPP.md §1).
+/// The DPP forms of docs/semantics.md §11.1.
 fn forms(t: Target) -> Vec<Form> {
     let mut v = Vec::new();
     let f = |opcode, e64, dpp8| Form { opcode, e64, dpp8 };

@@ -265,8 +265,7 @@ impl DppControls {
     }
 }
 
-/// The DPP16 word's fields other than src0 (DPP.md §2.3 in our words:
-/// docs/semantics.md §11).
+/// The DPP16 word's fields other than src0 (docs/semantics.md §11).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Dpp16 {
     /// DPP_CTRL: which lane each lane reads.

@@ -1,4 +1,4 @@
-//! The DPP lines of `cargo xtask fixtures` (DPP.md sections 1-3): every
+//! The DPP lines of `cargo xtask fixtures`: every
 //! DPP form, control kind, mask, bound_ctrl, fi, modifier, true16 half and
 //! rejection, the same list for every target; and the DPP words LLVM
 //! decodes but no assembler line produces (the disassembly-only fixture).

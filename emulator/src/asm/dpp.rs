@@ -1,4 +1,4 @@
-//! DPP16 and DPP8 (DPP.md, docs/semantics.md §11) in machine code and
+//! DPP16 and DPP8 (docs/semantics.md §11) in machine code and
 //! text: the DPP dword after a VOP1, VOP2 (e32 `_dpp`) or VOP3
 //! (`_e64_dpp`) word whose src0 holds a DPP marker, its canonical
 //! spelling, and the DPP modifiers of a line.
