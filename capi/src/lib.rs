@@ -246,7 +246,7 @@ pub(crate) fn usable_array<T>(ptr: *const T, n: usize) -> Option<core::ops::Rang
         .checked_mul(core::mem::size_of::<T>())
         .filter(|&b| b <= isize::MAX as usize)?;
     let end = start.checked_add(bytes)?;
-    (n > 0 && start != 0 && start % core::mem::align_of::<T>() == 0).then_some(start..end)
+    (n > 0 && start != 0 && start.is_multiple_of(core::mem::align_of::<T>())).then_some(start..end)
 }
 
 /// Write `text` and a NUL into `buf` (capacity `cap` bytes), and its length
