@@ -247,7 +247,7 @@ impl<T: LaneBits> Prepared<T> {
     /// `exp` holds LDEXP's exponent register words (as long as `dst`;
     /// empty for every other operation). A wrong count or length is an
     /// error, and then `dst` is left as it was.
-    #[inline]
+    #[inline(always)]
     pub fn run(&self, srcs: &[&[T]], exp: &[i32], dst: &mut [T]) -> Result<(), ExecError> {
         check(self.op, srcs, exp, None, dst.len())?;
         self.run_checked(srcs, exp, None, dst);
@@ -271,7 +271,7 @@ impl<T: LaneBits> Prepared<T> {
     }
 
     /// The lanes, once [`check`] passed.
-    #[inline]
+    #[inline(always)]
     pub(super) fn run_checked(
         &self,
         srcs: &[&[T]],
@@ -364,7 +364,7 @@ pub(super) fn policy_of<T: LaneBits>(
 }
 
 /// `op` over checked lanes under a built policy.
-#[inline]
+#[inline(always)]
 pub(super) fn run_with<T: LaneBits>(
     op: LaneOp,
     policy: &Policy,
@@ -410,7 +410,7 @@ thread_local! {
 /// One call of a one-shot function: the operands checked, the
 /// instruction checked and its policy built (no [`Prepared`] made; the
 /// last instruction's policy kept per thread), the lanes run.
-#[inline]
+#[inline(always)]
 #[allow(clippy::too_many_arguments)]
 pub(super) fn one_shot<T: LaneBits>(
     target: Target,
