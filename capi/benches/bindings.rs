@@ -245,6 +245,37 @@ impl<T: Lane> RowData<T> {
         }
     }
 
+    /// The dispatched kernel on the 64 lanes at `off` through the lane
+    /// API's container (`LaneArrays`) with the policy built once: the bare
+    /// kernel but for the container.
+    #[inline]
+    fn bare_arrays(&self, off: usize, d: &mut [T]) {
+        use amdgpu_valu::__testing::kernels::LaneArrays;
+        let r = off..off + d.len();
+        let a = &self.src[0][r.clone()];
+        match self.op {
+            LaneOp::Ldexp => run_dispatched::<Ldexp, T::F, _>(
+                &mut LaneArrays::<T::F> {
+                    src: a,
+                    exp: &self.exp[r],
+                    dst: d,
+                    exec: None,
+                },
+                &self.policy,
+            ),
+            LaneOp::Fract => run_dispatched::<Fract, T::F, _>(
+                &mut LaneArrays::<T::F> {
+                    src: a,
+                    exp: &[],
+                    dst: d,
+                    exec: None,
+                },
+                &self.policy,
+            ),
+            _ => self.bare(off, d),
+        }
+    }
+
     /// The lane API's one-shot function over `r`.
     #[inline]
     fn lanes(&self, r: core::ops::Range<usize>, d: &mut [T]) {
@@ -404,6 +435,51 @@ impl<T: Lane> RowData<T> {
         assert_eq!(s, amdgpu_valu_capi::AvaluStatus::Ok);
     }
 
+    /// `n` passes of one side's 64-lane calls over the ring, for
+    /// instruction counts (`BINDINGS_CALLS`, see `main`).
+    #[inline(never)]
+    fn profile_calls(&self, side: &str, n: usize) {
+        let mut d = vec![T::default(); RING];
+        for _ in 0..n {
+            for off in ring() {
+                let r = off..off + CHUNK;
+                match side {
+                    "bare" => self.bare(off, &mut d[r]),
+                    "lanes" => self.lanes(r.clone(), &mut d[r]),
+                    "prepared" => self.prepared(r.clone(), &mut d[r]),
+                    _ => self.capi(off, &mut d[r]),
+                }
+            }
+        }
+        black_box(&d);
+    }
+
+    /// The fastest of many interleaved passes of each side's 64-lane calls,
+    /// Mlanes/s: bare, lanes, Prepared, C API from Rust, bare on the lane
+    /// API's container (`BINDINGS_QUICK`).
+    fn quick(&self) -> [f64; 5] {
+        let mut best = [f64::INFINITY; 5];
+        let mut d = vec![T::default(); RING];
+        for _ in 0..400 {
+            for (side, b) in best.iter_mut().enumerate() {
+                let t = Instant::now();
+                for off in ring() {
+                    let r = off..off + CHUNK;
+                    match side {
+                        0 => self.bare(off, &mut d[r]),
+                        1 => self.lanes(r.clone(), &mut d[r]),
+                        2 => self.prepared(r.clone(), &mut d[r]),
+                        3 => self.capi(off, &mut d[r]),
+                        _ => self.bare_arrays(off, &mut d[r]),
+                    }
+                }
+                *b = b.min(t.elapsed().as_secs_f64());
+            }
+        }
+        black_box(&d);
+        best.map(|t| RING as f64 / t / 1e6)
+    }
+
     fn write_want(&self, dir: &Path, row: usize) {
         std::fs::write(dir.join(format!("want_{row}.bin")), T::bytes(&self.want)).expect("write");
     }
@@ -417,6 +493,22 @@ enum AnyRow {
 }
 
 impl AnyRow {
+    fn quick(&self) -> [f64; 5] {
+        match self {
+            AnyRow::F16(r) => r.quick(),
+            AnyRow::F32(r) => r.quick(),
+            AnyRow::F64(r) => r.quick(),
+        }
+    }
+
+    fn profile_calls(&self, side: &str, n: usize) {
+        match self {
+            AnyRow::F16(r) => r.profile_calls(side, n),
+            AnyRow::F32(r) => r.profile_calls(side, n),
+            AnyRow::F64(r) => r.profile_calls(side, n),
+        }
+    }
+
     fn round(&self, out: &mut [f64; COLUMNS.len()]) {
         match self {
             AnyRow::F16(r) => r.round(out),
@@ -503,7 +595,15 @@ fn main() {
     let dir = std::env::temp_dir().join(format!("amdgpu-valu-bindings-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let mut rows = Vec::new();
+    let only = std::env::var("BINDINGS_CALLS").ok();
+    let wanted = |op: LaneOp, f: FormatKind| {
+        only.as_deref()
+            .is_none_or(|s| s.split(',').nth(1) == Some(row_name(op, f).as_str()))
+    };
     for f in [FormatKind::F16, FormatKind::F32, FormatKind::F64] {
+        if !ROWS.iter().any(|&(op, rf)| rf == f && wanted(op, rf)) {
+            continue;
+        }
         let inp = inputs(f);
         for (i, k) in ["a", "b", "c"].iter().enumerate() {
             let bytes: Vec<u8> = match f {
@@ -520,7 +620,7 @@ fn main() {
         let exp: Vec<u8> = inp.exp.iter().flat_map(|e| e.to_le_bytes()).collect();
         std::fs::write(dir.join(format!("exp_{}.bin", f.name())), exp).expect("write");
         for (r, &(op, rf)) in ROWS.iter().enumerate() {
-            if rf != f {
+            if rf != f || !wanted(op, rf) {
                 continue;
             }
             let row = match f {
@@ -537,6 +637,47 @@ fn main() {
         }
     }
     rows.sort_by_key(|(r, _)| *r);
+    // BINDINGS_CALLS=side,row,passes (side: bare, lanes, prepared or capi;
+    // row: as the table names it, e.g. fract:f16): only that many passes
+    // of one side's 64-lane calls, in `profile_calls`, for counting
+    // instructions per call under `valgrind --tool=callgrind
+    // --toggle-collect='*profile_calls*'`.
+    // BINDINGS_QUICK=1: per row, the fastest of many interleaved passes of
+    // the Rust sides' 64-lane calls (a quick look while changing code).
+    if std::env::var_os("BINDINGS_QUICK").is_some() {
+        println!("row: bare lanes Prepared capi-from-Rust bare-on-LaneArrays (Mlanes/s, fastest pass); lanes:bare Prepared:bare capi:Prepared LaneArrays:bare");
+        for (r, row) in &rows {
+            let (o, f) = ROWS[*r];
+            let v = row.quick();
+            println!(
+                "{}: {:.0} {:.0} {:.0} {:.0} {:.0}; {:.2} {:.2} {:.2} {:.2}",
+                row_name(o, f),
+                v[0],
+                v[1],
+                v[2],
+                v[3],
+                v[4],
+                v[1] / v[0],
+                v[2] / v[0],
+                v[3] / v[2],
+                v[4] / v[0]
+            );
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+        return;
+    }
+    if let Ok(spec) = std::env::var("BINDINGS_CALLS") {
+        let v: Vec<&str> = spec.split(',').collect();
+        let (side, name, n) = (v[0], v[1], v[2].parse().expect("passes"));
+        for (r, row) in &rows {
+            let (o, f) = ROWS[*r];
+            if row_name(o, f) == name {
+                row.profile_calls(side, n);
+            }
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+        return;
+    }
     let names: Vec<String> = ROWS.iter().map(|&(o, f)| row_name(o, f)).collect();
     let c = build_c();
     let py = python_path();

@@ -7,7 +7,7 @@ use core::ops::Range;
 use amdgpu_valu::lanes::{self, LaneBits, LaneMods, LaneOp, Prepared};
 use amdgpu_valu::Omod;
 
-use crate::{check_array, guard, slice, slice_mut, target, AvaluStatus, Error};
+use crate::{check_array, guard, slice, slice_mut, target, usable_array, AvaluStatus, Error};
 
 /// The VOP3 modifiers of one instruction. A nonzero `abs`, `neg` or
 /// `clamp` turns the modifier on; `omod` is the 2-bit OMOD field (0 none,
@@ -55,8 +55,81 @@ fn overlap(a: &Range<usize>, b: &Range<usize>) -> bool {
 /// # Safety
 /// As the public functions: each non-NULL pointer is valid for its `n`
 /// (EXEC: `ceil(n / 64)`) elements.
+/// One call, the common case first: every array usable and apart from
+/// `dst`, the target and modifiers valid; anything else (an error, an
+/// empty call, `dst` the same array as a source) through [`run_checked`],
+/// which makes every check again and names the failing one.
+///
+/// # Safety
+/// As [`run_checked`].
 #[allow(clippy::too_many_arguments)]
+#[inline(always)]
 unsafe fn run<T: LaneBits>(
+    ldexp: bool,
+    target_id: u32,
+    mode: u32,
+    mods: AvaluMods,
+    exec: *const u64,
+    src: *const T,
+    exp: *const i32,
+    dst: *mut T,
+    n: usize,
+) -> Result<(), Error> {
+    let fast = (|| {
+        let dst_r = usable_array(dst.cast_const(), n)?;
+        let apart = |r: Range<usize>| (!overlap(&r, &dst_r)).then_some(());
+        apart(usable_array(src, n)?)?;
+        if ldexp {
+            apart(usable_array(exp, n)?)?;
+        }
+        if !exec.is_null() {
+            apart(usable_array(exec, n.div_ceil(CHUNK))?)?;
+        }
+        Some((target(target_id).ok()?, lane_mods(mods).ok()?))
+    })();
+    let Some((target, mods)) = fast else {
+        // SAFETY: forwarded caller contract.
+        return unsafe { run_checked(ldexp, target_id, mode, mods, exec, src, exp, dst, n) };
+    };
+    // SAFETY: every array checked non-NULL, aligned, not overflowing
+    // (n > 0), and dst overlaps none of the others; valid by the caller's
+    // contract.
+    let (src, dst) = unsafe {
+        (
+            core::slice::from_raw_parts(src, n),
+            core::slice::from_raw_parts_mut(dst, n),
+        )
+    };
+    let exec = (!exec.is_null()).then(|| {
+        // SAFETY: as above.
+        unsafe { core::slice::from_raw_parts(exec, n.div_ceil(CHUNK)) }
+    });
+    match (ldexp, exec) {
+        (false, None) => lanes::fract(target, mode, mods, src, dst)?,
+        (false, Some(e)) => lanes::fract_exec(target, mode, mods, e, src, dst)?,
+        (true, None) => {
+            // SAFETY: as above.
+            let exp = unsafe { core::slice::from_raw_parts(exp, n) };
+            lanes::ldexp(target, mode, mods, src, exp, dst)?
+        }
+        (true, Some(e)) => {
+            // SAFETY: as above.
+            let exp = unsafe { core::slice::from_raw_parts(exp, n) };
+            lanes::ldexp_exec(target, mode, mods, e, src, exp, dst)?
+        }
+    }
+    Ok(())
+}
+
+/// One call with every check in turn (the first failing one named).
+///
+/// # Safety
+/// Each pointer is NULL or valid for `n` elements (`exec`: `ceil(n / 64)`
+/// words), by the caller's contract.
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+#[cold]
+unsafe fn run_checked<T: LaneBits>(
     ldexp: bool,
     target_id: u32,
     mode: u32,

@@ -235,6 +235,20 @@ pub(crate) fn check_array<T>(
     Ok(start..end)
 }
 
+/// The byte range of an array of `n` elements at `ptr` when
+/// [`check_array`] would accept it and `n > 0` (non-NULL, aligned, within
+/// the address space); `None` otherwise, and then `check_array` names the
+/// error. The per-call fast paths use it: no message is built.
+#[inline(always)]
+pub(crate) fn usable_array<T>(ptr: *const T, n: usize) -> Option<core::ops::Range<usize>> {
+    let start = ptr as usize;
+    let bytes = n
+        .checked_mul(core::mem::size_of::<T>())
+        .filter(|&b| b <= isize::MAX as usize)?;
+    let end = start.checked_add(bytes)?;
+    (n > 0 && start != 0 && start.is_multiple_of(core::mem::align_of::<T>())).then_some(start..end)
+}
+
 /// Write `text` and a NUL into `buf` (capacity `cap` bytes), and its length
 /// (without the NUL) into `*len` when `len` is not NULL.
 ///

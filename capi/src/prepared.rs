@@ -10,7 +10,9 @@ use core::ops::Range;
 use amdgpu_valu::lanes::{ArithMods, LaneBits, LaneOp, Prepared};
 
 use crate::arith::{arith_mods, AvaluArithMods};
-use crate::{check_array, guard, guard_value, slice, target, write_out, AvaluStatus, Error};
+use crate::{
+    check_array, guard, guard_value, slice, target, usable_array, write_out, AvaluStatus, Error,
+};
 
 /// The operations of `avalu_prepared_new` (its `op` argument).
 #[repr(u32)]
@@ -214,9 +216,86 @@ const CHUNK: usize = 64;
 ///
 /// # Safety
 /// As the public functions.
+/// One call, the common case first: a live handle of `T`'s format, every
+/// array the operation reads usable and apart from `dst`, the others NULL;
+/// anything else (an error, an empty call, `dst` the same array as a
+/// source) through [`run_checked`], which makes every check again and
+/// names the failing one.
+///
+/// # Safety
+/// As [`run_checked`].
 #[allow(clippy::too_many_arguments)]
-#[inline]
+#[inline(always)]
 unsafe fn run<T: Lanes>(
+    prepared: *const AvaluPrepared,
+    exec: *const u64,
+    srcs: [*const T; 3],
+    exp: *const i32,
+    dst: *mut T,
+    n: usize,
+) -> Result<(), Error> {
+    let fast = || {
+        // SAFETY: forwarded caller contract.
+        let p = T::of(&unsafe { handle(prepared) }.ok()?.inner)?;
+        let op = p.op();
+        let dst_r = usable_array(dst.cast_const(), n)?;
+        let apart = |r: Range<usize>| (!overlap(&r, &dst_r)).then_some(());
+        let k = op.sources();
+        for (i, &src) in srcs.iter().enumerate() {
+            if i < k {
+                apart(usable_array(src, n)?)?;
+            } else if !src.is_null() {
+                return None;
+            }
+        }
+        if op.has_exponent() {
+            apart(usable_array(exp, n)?)?;
+        } else if !exp.is_null() {
+            return None;
+        }
+        if !exec.is_null() {
+            apart(usable_array(exec, n.div_ceil(CHUNK))?)?;
+        }
+        Some(p)
+    };
+    let Some(p) = fast() else {
+        // SAFETY: forwarded caller contract.
+        return unsafe { run_checked(prepared, exec, srcs, exp, dst, n) };
+    };
+    let k = p.op().sources();
+    let mut lanes: [&[T]; 3] = [&[]; 3];
+    for (slot, &src) in lanes.iter_mut().zip(&srcs[..k]) {
+        // SAFETY: checked non-NULL, aligned, not overflowing (n > 0), apart
+        // from dst; valid for n reads by the caller's contract.
+        *slot = unsafe { core::slice::from_raw_parts(src, n) };
+    }
+    let exp: &[i32] = if p.op().has_exponent() {
+        // SAFETY: as above.
+        unsafe { core::slice::from_raw_parts(exp, n) }
+    } else {
+        &[]
+    };
+    // SAFETY: as above, and overlapping no other array.
+    let dst = unsafe { core::slice::from_raw_parts_mut(dst, n) };
+    if exec.is_null() {
+        p.run(&lanes[..k], exp, dst)?;
+    } else {
+        // SAFETY: as above.
+        let exec = unsafe { core::slice::from_raw_parts(exec, n.div_ceil(CHUNK)) };
+        p.run_exec(exec, &lanes[..k], exp, dst)?;
+    }
+    Ok(())
+}
+
+/// One call with every check in turn (the first failing one named).
+///
+/// # Safety
+/// `prepared` is NULL or a live handle; each pointer is NULL or valid for
+/// `n` elements (`exec`: `ceil(n / 64)` words).
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+#[cold]
+unsafe fn run_checked<T: Lanes>(
     prepared: *const AvaluPrepared,
     exec: *const u64,
     srcs: [*const T; 3],

@@ -31,9 +31,12 @@
 //!   modifiers) checked and decoded once, for callers that issue it many
 //!   times; each [`Prepared::run`] then checks only the lengths.
 //!
-//! Each call's fixed cost is small against 64 lanes: the opcode from a
-//! table, the target's forms from bit sets, the policy built once per
-//! call (once per [`Prepared`]), one dispatched kernel call.
+//! Each call's fixed cost is small against 64 lanes: the lengths checked
+//! inline, one dispatched kernel call. A one-shot call checks the
+//! instruction (the opcode from a table, the target's forms from bit sets)
+//! and builds its policy only when it differs from the last one-shot
+//! instruction on the same thread (kept per thread); a [`Prepared`] does
+//! both once.
 //!
 //! ```
 //! use amdgpu_valu::lanes::{self, LaneMods};

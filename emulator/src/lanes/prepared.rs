@@ -247,7 +247,7 @@ impl<T: LaneBits> Prepared<T> {
     /// `exp` holds LDEXP's exponent register words (as long as `dst`;
     /// empty for every other operation). A wrong count or length is an
     /// error, and then `dst` is left as it was.
-    #[inline]
+    #[inline(always)]
     pub fn run(&self, srcs: &[&[T]], exp: &[i32], dst: &mut [T]) -> Result<(), ExecError> {
         check(self.op, srcs, exp, None, dst.len())?;
         self.run_checked(srcs, exp, None, dst);
@@ -271,7 +271,7 @@ impl<T: LaneBits> Prepared<T> {
     }
 
     /// The lanes, once [`check`] passed.
-    #[inline]
+    #[inline(always)]
     pub(super) fn run_checked(
         &self,
         srcs: &[&[T]],
@@ -364,7 +364,7 @@ pub(super) fn policy_of<T: LaneBits>(
 }
 
 /// `op` over checked lanes under a built policy.
-#[inline]
+#[inline(always)]
 pub(super) fn run_with<T: LaneBits>(
     op: LaneOp,
     policy: &Policy,
@@ -388,10 +388,29 @@ pub(super) fn run_with<T: LaneBits>(
     }
 }
 
+/// The instruction of a one-shot call: what its checked policy depends on.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct OneShotKey {
+    target: Target,
+    op: LaneOp,
+    format: FormatKind,
+    mode: u32,
+    mods: ArithMods,
+}
+
+thread_local! {
+    /// The last instruction a one-shot call on this thread checked, with
+    /// its policy: a caller that issues the same instruction call after
+    /// call pays the checks of the instruction (its form on the target,
+    /// the modifiers) and the policy's derivation once.
+    static ONE_SHOT: core::cell::Cell<Option<(OneShotKey, Policy)>> =
+        const { core::cell::Cell::new(None) };
+}
+
 /// One call of a one-shot function: the operands checked, the
-/// instruction checked and its policy built (no [`Prepared`] made), the
-/// lanes run.
-#[inline]
+/// instruction checked and its policy built (no [`Prepared`] made; the
+/// last instruction's policy kept per thread), the lanes run.
+#[inline(always)]
 #[allow(clippy::too_many_arguments)]
 pub(super) fn one_shot<T: LaneBits>(
     target: Target,
@@ -404,14 +423,33 @@ pub(super) fn one_shot<T: LaneBits>(
     dst: &mut [T],
 ) -> Result<(), ExecError> {
     check(op, srcs, exp, exec, dst.len())?;
-    let spec = validate::<T>(target, op, &mods)?;
-    let policy = policy_of::<T>(spec, op, mode, &mods);
+    let key = OneShotKey {
+        target,
+        op,
+        format: T::FORMAT,
+        mode,
+        mods,
+    };
+    let policy = match ONE_SHOT.with(core::cell::Cell::get) {
+        Some((k, p)) if k == key => p,
+        _ => one_shot_policy::<T>(key)?,
+    };
     let sources = SourceModifiers {
         abs: mods.abs,
         neg: mods.neg,
     };
     run_with(op, &policy, sources, srcs, exp, exec, dst);
     Ok(())
+}
+
+/// The instruction of a one-shot call checked and its policy built (and
+/// kept as this thread's last).
+#[inline(never)]
+fn one_shot_policy<T: LaneBits>(key: OneShotKey) -> Result<Policy, ExecError> {
+    let spec = validate::<T>(key.target, key.op, &key.mods)?;
+    let policy = policy_of::<T>(spec, key.op, key.mode, &key.mods);
+    ONE_SHOT.with(|c| c.set(Some((key, policy))));
+    Ok(policy)
 }
 
 const NAMES: [&str; 3] = ["src0", "src1", "src2"];
@@ -432,9 +470,33 @@ fn length_error(
 }
 
 /// Check the operands of one call of `op` over `n` destination lanes:
-/// the number of float sources, every length, the EXEC words.
-#[inline]
+/// the number of float sources, every length, the EXEC words. The
+/// passing case inline; the errors (and their wording) from
+/// [`check_all`].
+#[inline(always)]
 pub(super) fn check<T>(
+    op: LaneOp,
+    srcs: &[&[T]],
+    exp: &[i32],
+    exec: Option<&[u64]>,
+    n: usize,
+) -> Result<(), ExecError> {
+    let exp_len = if op.has_exponent() { n } else { 0 };
+    let ok = srcs.len() == op.sources()
+        && srcs.iter().all(|s| s.len() == n)
+        && exp.len() == exp_len
+        && exec.is_none_or(|e| e.len() >= n.div_ceil(EXEC_BITS));
+    if ok {
+        Ok(())
+    } else {
+        check_all(op, srcs, exp, exec, n)
+    }
+}
+
+/// [`check`] in full, with the error of the first failing rule.
+#[cold]
+#[inline(never)]
+fn check_all<T>(
     op: LaneOp,
     srcs: &[&[T]],
     exp: &[i32],

@@ -419,3 +419,74 @@ fn lane_ops_round_trip_their_names_and_opcodes() {
         }
     }
 }
+
+/// The one-shot functions keep the last instruction's policy per thread:
+/// calls that alternate MODE, target, format and modifiers on one thread
+/// each get their own instruction's bits, and a refused instruction stays
+/// refused after an accepted one of the same operation.
+#[test]
+fn one_shot_calls_alternating_instructions_keep_their_own_policy() {
+    let m = ArithMods::default();
+    let (a, b) = ([0x3f80_0000u32], [0x3380_0000u32]);
+    let mut d = [0u32];
+    for _ in 0..3 {
+        // 1.0 + 2^-24 lies half way between 1.0 and 1.0 + 2^-23: to
+        // nearest even (MODE 0xf0) it is 1.0, toward +inf (0xf1) 1.0 +
+        // 2^-23 (the doc example of `add`).
+        add(Target::Gfx1100, 0xf0, m, &a, &b, &mut d).unwrap();
+        assert_eq!(d, [0x3f80_0000]);
+        add(Target::Gfx1100, 0xf1, m, &a, &b, &mut d).unwrap();
+        assert_eq!(d, [0x3f80_0001]);
+        // FRACT(1.75) = 0.75 (0x3f40_0000) with mul:2: gfx1100 gates OMOD
+        // off while F32 subnormal outputs are kept (MODE 0xf0); gfx1201
+        // always applies it: 1.5 (0x3fc0_0000).
+        let x2 = LaneMods {
+            omod: Omod::Mul2,
+            ..LaneMods::default()
+        };
+        fract(Target::Gfx1100, 0xf0, x2, &[0x3fe0_0000u32], &mut d).unwrap();
+        assert_eq!(d, [0x3f40_0000]);
+        fract(Target::Gfx1201, 0xf0, x2, &[0x3fe0_0000u32], &mut d).unwrap();
+        assert_eq!(d, [0x3fc0_0000]);
+        // Without the modifier: 0.75 on gfx1201 too.
+        fract(
+            Target::Gfx1201,
+            0xf0,
+            LaneMods::default(),
+            &[0x3fe0_0000u32],
+            &mut d,
+        )
+        .unwrap();
+        assert_eq!(d, [0x3f40_0000]);
+        // F16 FRACT(1.75 = 0x3f00) = 0.75 = 0x3a00 under the same MODE.
+        let mut h = [0u16];
+        fract(
+            Target::Gfx1201,
+            0xf0,
+            LaneMods::default(),
+            &[0x3f00u16],
+            &mut h,
+        )
+        .unwrap();
+        assert_eq!(h, [0x3a00]);
+        // SUB exists in F32, not in F64, whatever ran before.
+        sub(Target::Gfx1201, 0xf0, m, &a, &b, &mut d).unwrap();
+        assert!(sub(Target::Gfx1201, 0xf0, m, &[0u64], &[0], &mut [0]).is_err());
+        // ABS on src1 of FRACT is refused after an accepted FRACT.
+        let bad = ArithMods {
+            abs: [false, true, false],
+            ..ArithMods::default()
+        };
+        let p = Prepared::<u32>::new(Target::Gfx1201, LaneOp::Fract, 0xf0, bad);
+        assert!(p.is_err());
+        assert!(arith(
+            ArithOp::Add,
+            Target::Gfx1201,
+            0xf0,
+            bad,
+            &[&a[..], &b[..]],
+            &mut d
+        )
+        .is_ok());
+    }
+}
