@@ -245,9 +245,27 @@ impl ArithIo<'_> {
                 dst_lo[i] = sel(a, r as u32, dst_lo[i]);
                 dst_hi[i] = sel(a, (r >> 32) as u32, dst_hi[i]);
             }
+        } else if F::WIDTH == 32 && ALL {
+            // Whole words, every lane written: the loop of `Slices`
+            // (iterators, no lane index, the old words never read).
+            let dst = &mut self.dst_lo[..n];
+            if three {
+                for (((d, &a), &b), &c) in dst.iter_mut().zip(a_lo).zip(b_lo).zip(c_lo) {
+                    let s = [
+                        source::<F>(a, 0, sa),
+                        source::<F>(b, 0, sb),
+                        source::<F>(c, 0, sc),
+                    ];
+                    *d = K::lane::<F, OUT>(s, m, p).to_u64() as u32;
+                }
+            } else {
+                for ((d, &a), &b) in dst.iter_mut().zip(a_lo).zip(b_lo) {
+                    let s = [source::<F>(a, 0, sa), source::<F>(b, 0, sb), F::Lane::ZERO];
+                    *d = K::lane::<F, OUT>(s, m, p).to_u64() as u32;
+                }
+            }
         } else if F::WIDTH == 32 {
-            // The result is the whole word: with every lane active the old
-            // words are not read.
+            // The result is the whole word, kept where EXEC is clear.
             let dst = &mut self.dst_lo[..n];
             for i in 0..n {
                 let c = sel(three, source::<F>(c_lo[i], 0, sc), F::Lane::ZERO);
@@ -325,26 +343,41 @@ impl<F: Format> ArithLanes<F> for ArithIo<'_> {
         p: &LanePolicy<F>,
     ) {
         let (m, p) = lowered::<F, COMMON>(m, p);
-        let n = self.lanes::<F, K>();
-        let all = n == 0 || self.exec | !(u64::MAX >> (64 - n)) == u64::MAX;
-        // DPP: src0 gathered across lanes first, in this variant too.
-        let (mut lo, mut hi) = ([0u32; 64], [0u32; 64]);
-        let (src_lo, src_hi) = match self.src0_lane {
+        // DPP: src0 gathered across lanes first, in this variant too. The
+        // copies exist only on that path (zeroing them costs every call).
+        match self.src0_lane {
             Some(index) => {
+                let (mut lo, mut hi) = ([0u32; 64], [0u32; 64]);
                 gather_words(index, self.src_lo[0], &mut lo);
                 if F::WIDTH == 64 {
                     gather_words(index, self.src_hi[0], &mut hi);
                 }
-                (&lo[..], &hi[..])
+                // The gathered copies are 64 long; the own-lane slices were counted.
+                self.wave_exec::<F, K, OUT>(&m, &p, (&lo[..], &hi[..]));
             }
-            None => (self.src_lo[0], self.src_hi[0]),
-        };
-        // The gathered copies are 64 long; the own-lane slices were counted.
-        let src0 = (src_lo, src_hi);
+            None => {
+                let src0 = (self.src_lo[0], self.src_hi[0]);
+                self.wave_exec::<F, K, OUT>(&m, &p, src0);
+            }
+        }
+    }
+}
+
+impl ArithIo<'_> {
+    /// [`ArithIo::wave_loop`] in its instantiation for EXEC.
+    #[inline(always)]
+    fn wave_exec<F: Format, K: ArithKernel, const OUT: bool>(
+        &mut self,
+        m: &[SourceMods<F>; 3],
+        p: &LanePolicy<F>,
+        src0: (&[u32], &[u32]),
+    ) {
+        let n = self.lanes::<F, K>();
+        let all = n == 0 || self.exec | !(u64::MAX >> (64 - n)) == u64::MAX;
         if all {
-            self.wave_loop::<F, K, OUT, true>(&m, &p, src0)
+            self.wave_loop::<F, K, OUT, true>(m, p, src0)
         } else {
-            self.wave_loop::<F, K, OUT, false>(&m, &p, src0)
+            self.wave_loop::<F, K, OUT, false>(m, p, src0)
         }
     }
 }
