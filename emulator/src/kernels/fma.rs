@@ -6,7 +6,9 @@
 use super::format::Format;
 use super::lane::{sel, Lane};
 use super::modifiers::{k, output_modifiers, prepare_operand, LanePolicy, SourceMods};
-use super::round::{product, round_wide, scaled, sum, unpack, widen_exact};
+use super::round::{
+    aligned_sum, normalised, placed, placed_product, product, round_wide, scaled, sum, unpack,
+};
 
 /// FMA of one lane, steps 2 to 7 of ARITH §9 (sources in encoding order).
 /// `OUT` as for [`super::fract::fract_lane`].
@@ -48,20 +50,30 @@ pub fn fma_rounded<F: Format>(
     let product_sign = (a ^ b) & k::<F>(F::SIGN);
     // The product and the sum exact in the wide lane, rounded in the
     // format's lane.
-    // The addend unpacked straight in the wide lane when that is one
-    // vector lane (F32's u64: no lane conversion of its exponent), else in
-    // the format's lane and widened (a `W128` shift costs several).
-    let addend = if F::Wide::BITS <= 64 {
-        unpack::<F, F::Wide>(c)
+    let exact = if F::Wide::BITS > 64 {
+        // F64's W128: the sources normalised in `u64` lanes (one
+        // leading-zero count and shift each), so the product and the
+        // addend take their places in the wide lane by constant shifts,
+        // not by a W128 leading-zero count and variable shift each.
+        let x = normalised::<F>(unpack::<F, F::Lane>(a));
+        let y = normalised::<F>(unpack::<F, F::Lane>(b));
+        let z = normalised::<F>(unpack::<F, F::Lane>(c));
+        aligned_sum(
+            placed_product::<F>(product::<F>(x, y)),
+            placed::<F>(z),
+            p.toward_negative(),
+            false,
+        )
     } else {
-        widen_exact::<F>(unpack::<F, F::Lane>(c))
+        // The addend unpacked straight in the wide lane (F32's u64: no
+        // lane conversion of its exponent).
+        sum::<F::Wide>(
+            product::<F>(unpack::<F, F::Lane>(a), unpack::<F, F::Lane>(b)),
+            unpack::<F, F::Wide>(c),
+            p.toward_negative(),
+            None,
+        )
     };
-    let exact = sum::<F::Wide>(
-        product::<F>(unpack::<F, F::Lane>(a), unpack::<F, F::Lane>(b)),
-        addend,
-        p.toward_negative(),
-        None,
-    );
     let r = round_wide::<F>(scaled(exact, scale), p);
     // The special cases (an infinite or NaN source) apart from the rounded
     // value and chosen once at the end, so their selects run beside the

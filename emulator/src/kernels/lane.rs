@@ -63,6 +63,22 @@ pub trait Lane:
     fn exp_to_i64(e: Self::Exp) -> i64;
     /// An `i64` exponent (small) in this lane's signed type.
     fn exp_from_i64(e: i64) -> Self::Exp;
+
+    /// `self >> n` for `n` in `0..=BITS`, and whether a one bit was shifted
+    /// out (the sticky bit of an alignment).
+    #[inline(always)]
+    fn shr_sticky(self, n: Self::Exp) -> (Self, bool) {
+        let width = Self::Exp::from(Self::BITS as i32);
+        (self.shr(n), self.shl(width - n) != Self::ZERO)
+    }
+    /// `self` shifted left until its top bit is set, and the shift: its
+    /// leading-zero count (`BITS` for 0, which stays 0).
+    #[inline(always)]
+    fn shl_leading(self) -> (Self, Self::Exp) {
+        let lz = self.lz();
+        let top = Self::Exp::from(Self::BITS as i32 - 1);
+        (self.shl(lz.min(top)), lz)
+    }
 }
 
 /// `if c { a } else { b }` on lanes; written as a plain select so LLVM
@@ -328,6 +344,38 @@ impl Lane for W128 {
     fn exp_from_i64(e: i64) -> i64 {
         e
     }
+    /// In two steps: a whole half (a select) and then a shift below 64, so
+    /// three `u64` shifts give both the result and the bits shifted out
+    /// (the generic form takes eight); a 128-bit-vector build then
+    /// vectorises the FMA loop.
+    #[inline(always)]
+    fn shr_sticky(self, n: i64) -> (Self, bool) {
+        let half = n >= 64;
+        let (hi, lo) = (sel(half, 0, self.hi), sel(half, self.hi, self.lo));
+        let lost_half = half & (self.lo != 0);
+        // `n` at most 128, so `m` at most 64 (all of `hi`, which is then 0).
+        let m = sel(half, n - 64, n);
+        let out = W128 {
+            hi: hi.shr(m),
+            lo: lo.shr(m) | hi.shl(64 - m),
+        };
+        (out, lost_half | (lo.shl(64 - m) != 0))
+    }
+    /// In two steps: `lo` into `hi` when `hi` is 0, then one `u64`
+    /// leading-zero count and a shift below 64.
+    #[inline(always)]
+    fn shl_leading(self) -> (Self, i64) {
+        let half = self.hi == 0;
+        let (hi, lo) = (sel(half, self.lo, self.hi), sel(half, 0, self.lo));
+        let lz = hi.lz();
+        // A zero: `lz` 64, shifted by 63, stays 0.
+        let m = lz.min(63);
+        let out = W128 {
+            hi: hi.shl(m) | lo.shr(64 - m),
+            lo: lo.shl(m),
+        };
+        (out, lz + sel(half, 64, 0))
+    }
 }
 
 #[cfg(test)]
@@ -363,6 +411,9 @@ mod tests {
             assert_eq!(u(w(x).mul(w(y))), x.wrapping_mul(y));
             assert_eq!(u(W128::mul_full(a, b)), u128::from(a) * u128::from(b));
             assert_eq!(w(x).lz(), i64::from(x.leading_zeros()));
+            let (top, lz) = w(x).shl_leading();
+            assert_eq!(lz, i64::from(x.leading_zeros()), "{x:#x}");
+            assert_eq!(u(top), x << (lz.min(127)), "{x:#x}");
             assert_eq!(w(x) < w(y), x < y);
             assert_eq!(w(x) >= w(y), x >= y);
             assert_eq!(w(x).cmp(&w(y)), x.cmp(&y));
@@ -374,6 +425,15 @@ mod tests {
                 };
                 assert_eq!(u(w(x).shl(n)), l, "{x:#x} << {n}");
                 assert_eq!(u(w(x).shr(n)), r, "{x:#x} >> {n}");
+                if (0..=128).contains(&n) {
+                    let (v, lost) = w(x).shr_sticky(n);
+                    let (kept, lost_bits) = if n == 128 {
+                        (0, x)
+                    } else {
+                        (x >> n, x ^ (x >> n << n))
+                    };
+                    assert_eq!((u(v), lost), (kept, lost_bits != 0), "{x:#x} >> {n}");
+                }
             }
         }
         assert_eq!(u(W128::from_exp(-3)), (-3i128) as u128);

@@ -110,16 +110,6 @@ pub fn scaled<W: Lane>(v: Exact<W>, k: i32) -> Exact<W> {
     }
 }
 
-/// An exact value of the format's lane in its wide lane.
-#[inline(always)]
-pub fn widen_exact<F: Format>(v: Exact<F::Lane>) -> Exact<F::Wide> {
-    Exact {
-        negative: v.negative,
-        sig: F::Wide::from_u64(v.sig.to_u64()),
-        exp: F::Wide::exp_from_i64(F::Lane::exp_to_i64(v.exp)),
-    }
-}
-
 /// `sig` shifted so its leading bit is the lane's second-highest (one bit
 /// of headroom for the carry of a sum), and the weight of its last bit. A
 /// zero gets an exponent below every other, so it is never the larger term.
@@ -161,7 +151,26 @@ fn normalise<W: Lane>(v: Exact<W>, unpacked: Option<u32>) -> (W, W::Exp) {
 pub fn sum<W: Lane>(x: Exact<W>, y: Exact<W>, down: bool, unpacked: Option<u32>) -> Exact<W> {
     let (nx, ex) = normalise::<W>(x, unpacked);
     let (ny, ey) = normalise::<W>(y, unpacked);
-    let x_larger = unpacked.is_some() | (ex > ey) | ((ex == ey) & (nx >= ny));
+    let x = Exact {
+        sig: nx,
+        exp: ex,
+        ..x
+    };
+    let y = Exact {
+        sig: ny,
+        exp: ey,
+        ..y
+    };
+    aligned_sum(x, y, down, unpacked.is_some())
+}
+
+/// [`sum`] of two terms already normalised as `normalise` leaves them
+/// (the leading bit the lane's second-highest; a zero on an exponent below
+/// every other). `x_larger`: `x` is known not smaller than `y`.
+#[inline(always)]
+pub fn aligned_sum<W: Lane>(x: Exact<W>, y: Exact<W>, down: bool, x_larger: bool) -> Exact<W> {
+    let (nx, ex, ny, ey) = (x.sig, x.exp, y.sig, y.exp);
+    let x_larger = x_larger | (ex > ey) | ((ex == ey) & (nx >= ny));
     let (big, big_exp, big_negative) = (
         sel(x_larger, nx, ny),
         sel(x_larger, ex, ey),
@@ -170,9 +179,8 @@ pub fn sum<W: Lane>(x: Exact<W>, y: Exact<W>, down: bool, unpacked: Option<u32>)
     let small = sel(x_larger, ny, nx);
     // Align the smaller term; the bits shifted out make a sticky bit.
     let d = (big_exp - sel(x_larger, ey, ex)).min(kwe::<W>(W::BITS as i32));
-    let shifted = small.shr(d);
-    // The bits shifted out, moved to the top (none when d is 0).
-    let sticky = W::from_bool(small.shl(kwe::<W>(W::BITS as i32) - d) != W::ZERO);
+    let (shifted, lost) = small.shr_sticky(d);
+    let sticky = W::from_bool(lost);
     // big + small lies in (big + shifted, big + shifted + 1) units when
     // sticky; big - small in (big - shifted - 1, big - shifted).
     let subtract = x.negative != y.negative;
@@ -190,6 +198,42 @@ pub fn sum<W: Lane>(x: Exact<W>, y: Exact<W>, down: bool, unpacked: Option<u32>)
     }
 }
 
+/// A [`normalised`] value (its leading bit at `MAN`, or zero) in the wide
+/// lane, normalised for [`aligned_sum`] by a constant shift.
+#[inline(always)]
+pub fn placed<F: Format>(v: Exact<F::Lane>) -> Exact<F::Wide> {
+    let shift = F::Wide::BITS as i32 - 2 - F::MAN as i32;
+    let zero = v.sig == F::Lane::ZERO;
+    let exp = F::Wide::exp_from_i64(F::Lane::exp_to_i64(v.exp) - i64::from(shift));
+    Exact {
+        negative: v.negative,
+        sig: F::Wide::from_u64(v.sig.to_u64()).shl(kwe::<F::Wide>(shift)),
+        exp: sel(zero, kwe::<F::Wide>(i32::MIN / 2), exp),
+    }
+}
+
+/// A product of two [`normalised`] values (its leading bit at `2 MAN` or
+/// `2 MAN + 1`, or zero) normalised for [`aligned_sum`] by constant shifts
+/// and a select.
+#[inline(always)]
+pub fn placed_product<F: Format>(v: Exact<F::Wide>) -> Exact<F::Wide> {
+    let top = F::Wide::BITS as i32 - 2;
+    let shift = kwe::<F::Wide>(top - 1 - 2 * F::MAN as i32);
+    let sig = v.sig.shl(shift);
+    let high = sig.shr(kwe::<F::Wide>(top)) != F::Wide::ZERO;
+    let zero = v.sig == F::Wide::ZERO;
+    let exp = v.exp - shift;
+    Exact {
+        negative: v.negative,
+        sig: sel(high, sig, sig.shl(kwe::<F::Wide>(1))),
+        exp: sel(
+            zero,
+            kwe::<F::Wide>(i32::MIN / 2),
+            sel(high, exp, exp - kwe::<F::Wide>(1)),
+        ),
+    }
+}
+
 /// An exact value of lane `W` in the lane `L` (as wide or narrower),
 /// normalised: its leading bit at `L`'s top, the bits of `W` below `L`'s
 /// width folded into a sticky last bit (a zero stays 0). `L` keeps 32 or
@@ -198,10 +242,8 @@ pub fn sum<W: Lane>(x: Exact<W>, y: Exact<W>, down: bool, unpacked: Option<u32>)
 /// one leading-zero count for both the narrowing and the rounding.
 #[inline(always)]
 pub fn normalised_top<W: Lane, L: Lane>(v: Exact<W>) -> Exact<L> {
-    let lz = v.sig.lz();
-    // A zero shifts by BITS - 1 and stays 0; the shift then never reaches
-    // the width, so no select is needed beside it.
-    let sig = v.sig.shl(lz.min(kwe::<W>(W::BITS as i32 - 1)));
+    // A zero stays 0.
+    let (sig, lz) = v.sig.shl_leading();
     let exp = v.exp - lz;
     if W::BITS == L::BITS {
         return Exact {
