@@ -3,7 +3,7 @@
 //! `amdgpu_valu::lanes::arith` (the arithmetic kernels, writing straight
 //! into `dst`).
 
-use amdgpu_valu::lanes::{self, ArithMods, ArithOp, LaneBits};
+use amdgpu_valu::lanes::{self, ArithMods, ArithOp, LaneBits, LaneOp, Prepared};
 use amdgpu_valu::Omod;
 
 use crate::{check_array, guard, slice, slice_mut, target, AvaluStatus, Error};
@@ -126,8 +126,9 @@ unsafe fn run<T: LaneBits>(
     Ok(())
 }
 
-/// [`run`] when `dst` is one of the sources: each 64-lane chunk is copied
-/// in, computed and copied out, so no Rust reference aliases another.
+/// [`run`] when `dst` is one of the sources: the instruction prepared
+/// once, then [`crate::prepared::run_aliased`] (each 64-lane chunk copied
+/// in, computed and copied out, so no Rust reference aliases another).
 ///
 /// # Safety
 /// As [`run`], with every range already checked.
@@ -144,27 +145,9 @@ unsafe fn run_aliased<T: LaneBits>(
     dst: *mut T,
     n: usize,
 ) -> Result<(), Error> {
-    let mut s = [[T::default(); CHUNK]; 3];
-    let mut d = [T::default(); CHUNK];
-    for c in 0..n.div_ceil(CHUNK) {
-        let off = c * CHUNK;
-        let len = CHUNK.min(n - off);
-        for (buf, &src) in s.iter_mut().zip(srcs) {
-            // SAFETY: `off + len <= n` elements, valid by contract; the
-            // chunk buffers are local.
-            unsafe { core::ptr::copy_nonoverlapping(src.add(off), buf.as_mut_ptr(), len) };
-        }
-        // SAFETY: as above.
-        unsafe { core::ptr::copy_nonoverlapping(dst.add(off), d.as_mut_ptr(), len) };
-        let mask = exec.and_then(|e| e.get(c)).copied().unwrap_or(u64::MAX);
-        let [s0, s1, s2] = &s;
-        let all: [&[T]; 3] = [&s0[..len], &s1[..len], &s2[..len]];
-        let chunk_srcs = all.get(..srcs.len()).unwrap_or(&[]);
-        lanes::arith_exec(op, target, mode, mods, &[mask], chunk_srcs, &mut d[..len])?;
-        // SAFETY: as above.
-        unsafe { core::ptr::copy_nonoverlapping(d.as_ptr(), dst.add(off), len) };
-    }
-    Ok(())
+    let p = Prepared::<T>::new(target, LaneOp::from(op), mode, mods)?;
+    // SAFETY: forwarded; `run_aliased` takes the same contract.
+    unsafe { crate::prepared::run_aliased(&p, exec, srcs, &[], dst, n) }
 }
 
 /// The C entry point of one operation and format: two or three sources.

@@ -397,7 +397,7 @@ unsafe fn run_checked<T: Lanes>(
 /// As [`run`], with every range already checked.
 #[inline(never)]
 #[cold]
-unsafe fn run_aliased<T: Lanes>(
+pub(crate) unsafe fn run_aliased<T: LaneBits>(
     p: &Prepared<T>,
     exec: Option<&[u64]>,
     srcs: &[*const T],
