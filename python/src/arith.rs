@@ -2,7 +2,6 @@
 //! `amdgpu_valu::lanes::arith` (the arithmetic kernels) over the arrays'
 //! encodings, with the GIL released.
 
-use numpy::{PyArrayDyn, PyArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBool;
@@ -11,7 +10,7 @@ use amdgpu_valu::lanes::{self, ArithMods, ArithOp, LaneBits};
 use amdgpu_valu::{FormatKind, Target};
 
 use crate::arrays::{omod, prepare, Arrays};
-use crate::{exec_error, target};
+use crate::target;
 
 const NAMES: [&str; 3] = ["a", "b", "c"];
 
@@ -53,26 +52,13 @@ pub(crate) fn per_source(
 
 /// Run the kernel over the encodings (elements of type `T`).
 fn run<T: LaneBits + numpy::Element + Send + Sync>(
-    py: Python<'_>,
     op: ArithOp,
     a: &Arrays<'_>,
     target: Target,
     mode: u32,
     mods: ArithMods,
 ) -> PyResult<()> {
-    let mut views = Vec::with_capacity(a.srcs.len());
-    for s in &a.srcs {
-        views.push(s.cast::<PyArrayDyn<T>>()?.try_readonly()?);
-    }
-    let srcs: Vec<&[T]> = views
-        .iter()
-        .map(|v| v.as_slice())
-        .collect::<Result<_, _>>()?;
-    let out = a.out_bits.cast::<PyArrayDyn<T>>()?;
-    let mut out = out.try_readwrite()?;
-    let dst = out.as_slice_mut()?;
-    py.detach(|| lanes::arith(op, target, mode, mods, &srcs, dst))
-        .map_err(exec_error)
+    a.run_on::<T, _>(|srcs, dst| lanes::arith(op, target, mode, mods, srcs, dst))
 }
 
 /// One call of an operation: check everything, then run.
@@ -105,11 +91,10 @@ fn call<'py>(
             a.format.name()
         )));
     }
-    let py = a.out.py();
     match a.format {
-        FormatKind::F16 => run::<u16>(py, op, &a, target, mode, mods)?,
-        FormatKind::F32 => run::<u32>(py, op, &a, target, mode, mods)?,
-        FormatKind::F64 => run::<u64>(py, op, &a, target, mode, mods)?,
+        FormatKind::F16 => run::<u16>(op, &a, target, mode, mods)?,
+        FormatKind::F32 => run::<u32>(op, &a, target, mode, mods)?,
+        FormatKind::F64 => run::<u64>(op, &a, target, mode, mods)?,
     }
     Ok(a.out)
 }

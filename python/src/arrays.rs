@@ -132,6 +132,30 @@ pub(crate) struct Arrays<'py> {
     pub(crate) out_bits: Bound<'py, PyAny>,
 }
 
+impl Arrays<'_> {
+    /// `f` on the sources and `out` as slices of encodings of type `T`
+    /// (read and written in place), with the GIL released; its error as
+    /// the library's exception.
+    pub(crate) fn run_on<T, F>(&self, f: F) -> PyResult<()>
+    where
+        T: numpy::Element + Send + Sync,
+        F: Send + FnOnce(&[&[T]], &mut [T]) -> Result<(), amdgpu_valu::ExecError>,
+    {
+        let mut views = Vec::with_capacity(self.srcs.len());
+        for s in &self.srcs {
+            views.push(s.cast::<PyArrayDyn<T>>()?.try_readonly()?);
+        }
+        let srcs: Vec<&[T]> = views
+            .iter()
+            .map(|v| v.as_slice())
+            .collect::<Result<_, _>>()?;
+        let out = self.out_bits.cast::<PyArrayDyn<T>>()?;
+        let mut out = out.try_readwrite()?;
+        let dst = out.as_slice_mut()?;
+        self.out.py().detach(|| f(&srcs, dst)).map_err(exec_error)
+    }
+}
+
 /// `a` as C-contiguous, aligned memory: itself when it is,
 /// else a copy. (An array NumPy calls C-contiguous can still be unaligned,
 /// as a view into a byte buffer at an odd offset.)
@@ -366,32 +390,28 @@ pub(crate) fn exponents<'py>(
 
 /// Run the kernel over the encodings of `a` (elements of type `T`).
 fn run<T: LaneBits + numpy::Element + Send + Sync>(
-    py: Python<'_>,
     a: &Arrays<'_>,
     r: &Request,
     exp: Option<&[i32]>,
 ) -> PyResult<()> {
-    let src = a
-        .srcs
-        .first()
-        .ok_or_else(|| PyValueError::new_err("no source array"))?;
-    let src = src.cast::<PyArrayDyn<T>>()?.try_readonly()?;
-    let out = a.out_bits.cast::<PyArrayDyn<T>>()?;
-    let mut out = out.try_readwrite()?;
-    let (src, dst) = (src.as_slice()?, out.as_slice_mut()?);
+    if a.srcs.is_empty() {
+        return Err(PyValueError::new_err("no source array"));
+    }
     let (target, mode, mods) = (r.target, r.mode, r.mods);
-    py.detach(|| match exp {
-        None => lanes::fract(target, mode, mods, src, dst),
-        Some(e) => lanes::ldexp(target, mode, mods, src, e, dst),
+    a.run_on::<T, _>(|srcs, dst| {
+        let src = srcs.first().copied().unwrap_or(&[]);
+        match exp {
+            None => lanes::fract(target, mode, mods, src, dst),
+            Some(e) => lanes::ldexp(target, mode, mods, src, e, dst),
+        }
     })
-    .map_err(exec_error)
 }
 
-fn dispatch(py: Python<'_>, a: &Arrays<'_>, r: &Request, exp: Option<&[i32]>) -> PyResult<()> {
+fn dispatch(a: &Arrays<'_>, r: &Request, exp: Option<&[i32]>) -> PyResult<()> {
     match a.format {
-        FormatKind::F16 => run::<u16>(py, a, r, exp),
-        FormatKind::F32 => run::<u32>(py, a, r, exp),
-        FormatKind::F64 => run::<u64>(py, a, r, exp),
+        FormatKind::F16 => run::<u16>(a, r, exp),
+        FormatKind::F32 => run::<u32>(a, r, exp),
+        FormatKind::F64 => run::<u64>(a, r, exp),
     }
 }
 
@@ -420,7 +440,7 @@ pub fn fract<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let r = request(target, mode, abs, neg, omod, clamp)?;
     let a = prepare(&[(x, "x")], out)?;
-    dispatch(x.py(), &a, &r, None)?;
+    dispatch(&a, &r, None)?;
     Ok(a.out)
 }
 
@@ -451,6 +471,6 @@ pub fn ldexp<'py>(
     let shape = ndarray(x, "x")?.shape().to_vec();
     let n = shape.iter().product();
     let words = exponents(e, &shape, n, out)?;
-    dispatch(x.py(), &a, &r, Some(words.words()?))?;
+    dispatch(&a, &r, Some(words.words()?))?;
     Ok(a.out)
 }

@@ -94,29 +94,16 @@ impl Prepared {
 
 /// Run `p` over the arrays (elements of type `T`).
 fn run_typed<T: LaneBits + numpy::Element + Send + Sync>(
-    py: Python<'_>,
     p: &lanes::Prepared<T>,
     a: &Arrays<'_>,
     exp: Option<&[i32]>,
     exec: Option<&[u64]>,
 ) -> PyResult<()> {
-    let mut views = Vec::with_capacity(a.srcs.len());
-    for s in &a.srcs {
-        views.push(s.cast::<PyArrayDyn<T>>()?.try_readonly()?);
-    }
-    let srcs: Vec<&[T]> = views
-        .iter()
-        .map(|v| v.as_slice())
-        .collect::<Result<_, _>>()?;
-    let out = a.out_bits.cast::<PyArrayDyn<T>>()?;
-    let mut out = out.try_readwrite()?;
-    let dst = out.as_slice_mut()?;
     let exp = exp.unwrap_or(&[]);
-    py.detach(|| match exec {
-        None => p.run(&srcs, exp, dst),
-        Some(x) => p.run_exec(x, &srcs, exp, dst),
+    a.run_on::<T, _>(|srcs, dst| match exec {
+        None => p.run(srcs, exp, dst),
+        Some(x) => p.run_exec(x, srcs, exp, dst),
     })
-    .map_err(exec_error)
 }
 
 #[pymethods]
@@ -272,9 +259,9 @@ impl Prepared {
             arrays.out_bits.call_method1("__setitem__", ((), src0))?;
         }
         match &self.inner {
-            Inner::F16(p) => run_typed(py, p, &arrays, exp, exec)?,
-            Inner::F32(p) => run_typed(py, p, &arrays, exp, exec)?,
-            Inner::F64(p) => run_typed(py, p, &arrays, exp, exec)?,
+            Inner::F16(p) => run_typed(p, &arrays, exp, exec)?,
+            Inner::F32(p) => run_typed(p, &arrays, exp, exec)?,
+            Inner::F64(p) => run_typed(p, &arrays, exp, exec)?,
         }
         Ok(arrays.out)
     }
