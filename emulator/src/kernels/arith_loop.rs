@@ -10,7 +10,7 @@ use core::marker::PhantomData;
 use super::arith_kernel::{ArithKernel, SourceModifiers};
 use super::format::Format;
 use super::lane::{sel, Lane};
-use super::lane_loop::{gather_words, WaveJob};
+use super::lane_loop::{gather_words, load, store, WaveJob};
 use super::modifiers::{LanePolicy, SourceMods};
 use super::policy::Policy;
 
@@ -33,18 +33,6 @@ pub trait ArithLanes<F: Format> {
         m: &[SourceMods<F>; 3],
         p: &LanePolicy<F>,
     );
-}
-
-/// Load an encoding into its lane.
-#[inline(always)]
-fn load<F: Format>(b: F::Bits) -> F::Lane {
-    F::Lane::from_u64(F::widen(b))
-}
-
-/// Store a lane back to an encoding.
-#[inline(always)]
-fn store<F: Format>(l: F::Lane) -> F::Bits {
-    F::narrow(l.to_u64())
 }
 
 /// The policy and source modifiers a loop runs with: constants for the

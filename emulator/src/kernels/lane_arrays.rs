@@ -7,8 +7,8 @@
 //! instruction-set variant).
 
 use super::format::Format;
-use super::lane::{sel, Lane};
-use super::lane_loop::Lanes;
+use super::lane::sel;
+use super::lane_loop::{load, store, Lanes};
 use super::modifiers::LanePolicy;
 use super::operation::Operation;
 
@@ -51,18 +51,6 @@ impl<F: Format> LaneArrays<'_, F> {
             word
         }
     }
-}
-
-/// Load an encoding into its lane.
-#[inline(always)]
-fn load<F: Format>(b: F::Bits) -> F::Lane {
-    F::Lane::from_u64(F::widen(b))
-}
-
-/// Store a lane back to an encoding.
-#[inline(always)]
-fn store<F: Format>(l: F::Lane) -> F::Bits {
-    F::narrow(l.to_u64())
 }
 
 /// One lane's result from its source and exponent word.

@@ -116,13 +116,13 @@ fn one_lane<O: Operation, F: Format>(x: F::Lane, e: i32, p: &LanePolicy<F>) -> F
 
 /// Load an encoding into its lane.
 #[inline(always)]
-fn load<F: Format>(b: F::Bits) -> F::Lane {
+pub(super) fn load<F: Format>(b: F::Bits) -> F::Lane {
     F::Lane::from_u64(F::widen(b))
 }
 
 /// Store a lane back to an encoding.
 #[inline(always)]
-fn store<F: Format>(l: F::Lane) -> F::Bits {
+pub(super) fn store<F: Format>(l: F::Lane) -> F::Bits {
     F::narrow(l.to_u64())
 }
 
