@@ -24,25 +24,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use amdgpu_valu::__testing::Rng;
 use amdgpu_valu::WaveSize;
 use amdgpu_valu::{asm, execute, Instruction, Target, Wave};
-
-/// SplitMix64: seeded, so every run writes the same file.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[(self.next() % items.len() as u64) as usize]
-    }
-}
 
 /// The operand widths of a form: 16, 32 or 64 bits; and whether it is LDEXP.
 #[derive(Clone, Copy)]
@@ -144,9 +128,13 @@ fn generate(path: &Path, rows: usize) -> std::io::Result<()> {
     )?;
     let mut wave = Wave::new(WaveSize::Wave64);
     for _ in 0..rows {
-        let form = rng.pick(&forms);
+        let (Some(form), Some(mode)) = (
+            forms.get(rng.below(forms.len() as u64) as usize),
+            rng.choose(MODES),
+        ) else {
+            break;
+        };
         let target = form.target;
-        let mode = *rng.pick(MODES);
         let size = target.spec().default_wave;
         wave.reset(size);
         wave.set_mode(mode);

@@ -15,18 +15,7 @@ use amdgpu_valu::__testing::kernels::{
     Policy, SnanPolicy, SubNan, Tininess, F16, F32, F64,
 };
 
-/// splitmix64, seeded.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-}
+use amdgpu_valu::__testing::Rng;
 
 /// gfx1100-like rules: gated OMOD, DX10 clamp, sNaN kept with IEEE = 0.
 const GATED: FloatRules = FloatRules {

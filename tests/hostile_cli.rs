@@ -60,11 +60,13 @@ impl Rng {
     }
 
     fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
+        self.0.below(n as u64) as usize
     }
 
     fn pick<T: Copy>(&mut self, items: &[T]) -> T {
-        items[self.below(items.len())]
+        self.0
+            .choose(items)
+            .expect("the cases pick from non-empty lists")
     }
 
     /// A size below 2^`bits`, each power of two about as likely.

@@ -15,24 +15,8 @@ use amdgpu_valu::__testing::kernels::policy::{
 use amdgpu_valu::__testing::kernels::{Format, FormatKind, Mode, Omod, Policy};
 use amdgpu_valu::__testing::kernels::{Fract, Ldexp, Operation};
 
-/// splitmix64, seeded: the same inputs on every run.
-pub struct Rng(pub u64);
-
-impl Rng {
-    pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    pub fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    pub fn range(&mut self, lo: i64, hi: i64) -> i64 {
-        lo + self.below((hi - lo + 1) as u64) as i64
-    }
-}
+/// The crate's seeded generator (SplitMix64): the same inputs on every run.
+pub use amdgpu_valu::__testing::Rng;
 
 /// One lane of the standard mix, in per-mille: 400 random bit patterns,
 /// 250 normals with |x| in [2^-(m+2), 2^(m+3)), 100 subnormals, 200 within

@@ -110,7 +110,6 @@ mod kernels;
 mod target;
 mod validate;
 
-#[cfg(test)]
 mod test_rng;
 mod wave;
 
@@ -164,6 +163,9 @@ pub mod __testing {
     pub mod exec {
         pub use crate::exec::execute;
     }
+
+    /// The seeded generator every test and bench draws its cases from.
+    pub use crate::test_rng::Rng;
 
     /// `TargetSpec::float_rules`: the rules a kernel policy is built from.
     pub fn float_rules(spec: &crate::TargetSpec) -> kernels::FloatRules {

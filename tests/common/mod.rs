@@ -188,26 +188,7 @@ pub fn konst(c: FloatConst, opcode: Opcode) -> u64 {
     c.bits(opcode.format())
 }
 
-/// SplitMix64: a small seeded generator, so every run sees the same cases
-/// and failures reproduce.
-pub struct Rng(pub u64);
-
-impl Rng {
-    pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `0..n`.
-    pub fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-
-    /// Uniform in `lo..=hi`.
-    pub fn range(&mut self, lo: i64, hi: i64) -> i64 {
-        lo + self.below((hi - lo + 1) as u64) as i64
-    }
-}
+/// The crate's seeded generator (SplitMix64): every run sees the same
+/// cases and failures reproduce.
+#[allow(unused_imports)] // not every test that includes this module draws
+pub use amdgpu_valu::__testing::Rng;
