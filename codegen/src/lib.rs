@@ -18,6 +18,7 @@ mod layout;
 pub mod load;
 pub mod model;
 mod raw;
+pub mod sharing;
 
 /// Generated-file header and input hash, shared with the root `build.rs`.
 pub mod header {

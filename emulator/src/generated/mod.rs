@@ -18,6 +18,8 @@ use crate::wave::Wave;
 
 /// The `Opcode` enum and its descriptors (`isa-spec/instructions/valu.yaml`).
 pub mod instructions;
+/// The forms and DPP forms of every family and target, each entry once.
+pub mod forms;
 /// One module per `isa-spec/families/<family>.yaml`.
 pub mod families {
     pub mod gfx9;
