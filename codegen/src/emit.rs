@@ -3,7 +3,7 @@
 //! values into the emulator's types and dispatch to the hand-written
 //! kernels; no float rule lives here.
 //!
-//! Four kinds of module come out:
+//! Five kinds of module come out:
 //! - `instructions.rs`, from `isa-spec/instructions/valu.yaml`: the `Opcode`
 //!   enum, each opcode's `OpcodeInfo` and the names not modelled;
 //! - `families/<family>.rs`, once per family file: the settings a target of
@@ -11,6 +11,8 @@
 //!   family's encoding tables (`ENCODING`);
 //! - `<target>.rs`, once per target file: `SPEC` and `ENCODING`, written as
 //!   the family's with only what the target file changes;
+//! - `forms.rs`: every family's and target's forms and DPP forms, each
+//!   entry once, in groups the tables join ([`crate::sharing`]);
 //! - `mod.rs`: the `Target` and `Family` enums, and the dispatch by target.
 
 use std::collections::BTreeMap;
@@ -1069,7 +1071,7 @@ pub fn mod_rs(model: &Model) -> Result<String, Error> {
     };
     let uses = imports(&body, &["Target", "Family"]);
     let tokens = quote! {
-        #![doc = " Generated from `isa-spec/`: the instruction set, the `Target` and `Family` enums, a module per family (what its targets share) and per target (`SPEC` and `ENCODING`: the family's, with what the target file changes), and the dispatch by target."]
+        #![doc = " Generated from `isa-spec/`: the instruction set, the `Target` and `Family` enums, a module per family (what its targets share) and per target (`SPEC` and `ENCODING`: the family's, with what the target file changes), the form tables with every entry once (`forms`), and the dispatch by target."]
         #uses
 
         /// The `Opcode` enum and its descriptors (`isa-spec/instructions/valu.yaml`).
