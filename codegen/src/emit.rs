@@ -3,7 +3,7 @@
 //! values into the emulator's types and dispatch to the hand-written
 //! kernels; no float rule lives here.
 //!
-//! Four kinds of module come out:
+//! Five kinds of module come out:
 //! - `instructions.rs`, from `isa-spec/instructions/valu.yaml`: the `Opcode`
 //!   enum, each opcode's `OpcodeInfo` and the names not modelled;
 //! - `families/<family>.rs`, once per family file: the settings a target of
@@ -11,6 +11,8 @@
 //!   family's encoding tables (`ENCODING`);
 //! - `<target>.rs`, once per target file: `SPEC` and `ENCODING`, written as
 //!   the family's with only what the target file changes;
+//! - `forms.rs`: every family's and target's forms and DPP forms, each
+//!   entry once, in groups the tables join ([`crate::sharing`]);
 //! - `mod.rs`: the `Target` and `Family` enums, and the dispatch by target.
 
 use std::collections::BTreeMap;
@@ -21,9 +23,10 @@ use quote::{quote, ToTokens};
 use crate::error::Error;
 use crate::header::{input_hash, render_header};
 use crate::model::{
-    policy_yaml_names, BitField, EncodingIdent, Evidence, FamilyModel, MachineEncoding, Model,
-    OperandCodes, PolicyValue, Sourced, Spec, SpecialCodes, TargetModel, SPECIAL_NAMES,
+    policy_yaml_names, BitField, DppSpec, EncodingIdent, Evidence, FamilyModel, MachineEncoding,
+    Model, OperandCodes, PolicyValue, Sourced, Spec, SpecialCodes, TargetModel, SPECIAL_NAMES,
 };
+use crate::sharing::{share, table_owner, Group, Shared, Table};
 
 fn ident(name: &str) -> Ident {
     Ident::new(name, Span::call_site())
@@ -84,60 +87,48 @@ fn all(fields: &Fields) -> Vec<TokenStream> {
         .collect()
 }
 
-/// The fields of a `TargetSpec` after `target` and `family`.
-fn spec_fields(s: &Spec) -> Fields {
-    let wave_sizes = s.wave.sizes.iter().map(|&l| wave_size(l));
-    fn optional<T: PolicyValue>(o: &Option<Sourced<T>>) -> TokenStream {
-        match o {
-            Some(o) => {
-                let o = sourced(o);
-                quote!(Some(#o))
-            }
-            None => quote!(None),
+fn optional<T: PolicyValue>(o: &Option<Sourced<T>>) -> TokenStream {
+    match o {
+        Some(o) => {
+            let o = sourced(o);
+            quote!(Some(#o))
         }
+        None => quote!(None),
     }
+}
+
+/// The fields of a `DppSpec`.
+fn dpp_fields(d: &DppSpec) -> Fields {
+    vec![
+        ("controls", sourced(&d.controls)),
+        ("f64_controls", sourced(&d.f64_controls)),
+        ("bound_ctrl_zero", sourced(&d.bound_ctrl_zero)),
+        ("fi", sourced(&d.fi)),
+        ("e64_src1_scalar", sourced(&d.e64_src1_scalar)),
+        ("inactive_source", sourced(&d.inactive_source)),
+        ("zero_fill", sourced(&d.zero_fill)),
+        ("bcast_low_rows", optional(&d.bcast_low_rows)),
+        ("reserved_ctrl", sourced(&d.reserved_ctrl)),
+        ("share_xmask", optional(&d.share_xmask)),
+        ("mixed_halves", optional(&d.mixed_halves)),
+        ("reserved_bits", sourced(&d.reserved_bits)),
+    ]
+}
+
+/// The `forms.rs` constant of `owner`'s table of forms (`GFX9`) or, with
+/// `prefix` `DPP_`, of DPP forms.
+fn table_ident(prefix: &str, owner: &str) -> Ident {
+    ident(&format!("{prefix}{}", owner.to_uppercase()))
+}
+
+/// The fields of a `TargetSpec` after `target` and `family`; its forms and
+/// DPP forms are the `forms.rs` tables of `forms_owner` and `dpp_owner`.
+fn spec_fields(s: &Spec, forms_owner: &str, dpp_owner: &str) -> Fields {
+    let wave_sizes = s.wave.sizes.iter().map(|&l| wave_size(l));
     let sdwa_f16_output = optional(&s.sdwa_f16_output);
-    let forms = s.forms.iter().map(|f| {
-        let (opcode, encoding, op) = (f.instruction.opcode(), f.encoding.tokens(), hex(f.op));
-        quote!(Form { opcode: #opcode, encoding: #encoding, op: #op })
-    });
-    let d = &s.dpp;
-    let (controls, f64_controls, bound_ctrl_zero, fi, e64_src1_scalar) = (
-        sourced(&d.controls),
-        sourced(&d.f64_controls),
-        sourced(&d.bound_ctrl_zero),
-        sourced(&d.fi),
-        sourced(&d.e64_src1_scalar),
-    );
-    let (inactive_source, zero_fill, bcast_low_rows, reserved_ctrl) = (
-        sourced(&d.inactive_source),
-        sourced(&d.zero_fill),
-        optional(&d.bcast_low_rows),
-        sourced(&d.reserved_ctrl),
-    );
-    let (share_xmask, mixed_halves, reserved_bits) = (
-        optional(&d.share_xmask),
-        optional(&d.mixed_halves),
-        sourced(&d.reserved_bits),
-    );
-    let dpp = quote!(DppSpec {
-        controls: #controls,
-        f64_controls: #f64_controls,
-        bound_ctrl_zero: #bound_ctrl_zero,
-        fi: #fi,
-        e64_src1_scalar: #e64_src1_scalar,
-        inactive_source: #inactive_source,
-        zero_fill: #zero_fill,
-        bcast_low_rows: #bcast_low_rows,
-        reserved_ctrl: #reserved_ctrl,
-        share_xmask: #share_xmask,
-        mixed_halves: #mixed_halves,
-        reserved_bits: #reserved_bits,
-    });
-    let dpp_forms = s.dpp_forms.iter().map(|f| {
-        let (opcode, encoding, dpp8) = (f.instruction.opcode(), f.encoding.tokens(), f.dpp8);
-        quote!(DppForm { opcode: #opcode, encoding: #encoding, dpp8: #dpp8 })
-    });
+    let (forms, dpp_forms) = (table_ident("", forms_owner), table_ident("DPP_", dpp_owner));
+    let dpp = all(&dpp_fields(&s.dpp));
+    let dpp = quote!(DppSpec { #(#dpp,)* });
     vec![
         ("wave_sizes", quote!(&[#(#wave_sizes),*])),
         ("default_wave", wave_size(s.wave.default)),
@@ -156,9 +147,9 @@ fn spec_fields(s: &Spec) -> Fields {
         ("sdwa_reserved_bits", optional(&s.sdwa_reserved_bits)),
         ("aligned_vgpr_pairs", sourced(&s.aligned_vgpr_pairs)),
         ("fract_rules", evidence(&s.fract_rules.evidence)),
-        ("forms", quote!(&[#(#forms),*])),
+        ("forms", quote!(forms::#forms)),
         ("dpp", dpp),
-        ("dpp_forms", quote!(&[#(#dpp_forms),*])),
+        ("dpp_forms", quote!(forms::#dpp_forms)),
     ]
 }
 
@@ -383,7 +374,8 @@ fn wave_doc(s: &Spec) -> String {
 /// A family module's `spec(target)`: every setting of the family file.
 pub fn family_spec_fn(f: &FamilyModel) -> TokenStream {
     let family = f.family.variant_ident();
-    let fields = all(&spec_fields(&f.defaults));
+    let name = f.family.as_str();
+    let fields = all(&spec_fields(&f.defaults, name, name));
     let doc = format!(
         " The facts of a {} target whose file changes nothing: `{}`.",
         upper(&f.family),
@@ -424,8 +416,23 @@ pub fn family_encoding_static(f: &FamilyModel) -> TokenStream {
 /// settings the target file changes.
 pub fn target_spec_static(f: &FamilyModel, t: &TargetModel) -> TokenStream {
     let (module, target) = (f.family.module(), t.target.variant_ident());
-    let changes = changed(&spec_fields(&f.defaults), &spec_fields(&t.spec));
+    let name = f.family.as_str();
+    let (forms, dpp_forms) = (
+        table_owner(f, t, |s| &s.forms),
+        table_owner(f, t, |s| &s.dpp_forms),
+    );
     let base = quote!(#module::spec(Target::#target));
+    let mut own = spec_fields(&t.spec, forms, dpp_forms);
+    if t.spec.dpp != f.defaults.dpp {
+        // The DPP fields the target file changes, over the family's.
+        let dpp = changed(&dpp_fields(&f.defaults.dpp), &dpp_fields(&t.spec.dpp));
+        for (field, value) in &mut own {
+            if *field == "dpp" {
+                *value = quote!(DppSpec { #(#dpp,)* ..#base.dpp });
+            }
+        }
+    }
+    let changes = changed(&spec_fields(&f.defaults, name, name), &own);
     let mut docs = vec![if changes.is_empty() {
         format!(" {}'s facts: {}'s.", t.target, upper(&f.family))
     } else {
@@ -488,6 +495,172 @@ pub fn target_encoding_statics(f: &FamilyModel, t: &TargetModel) -> TokenStream 
             literal64: #literal64,
         };
     }
+}
+
+/// How an owner is written in prose: `GFX9` for a family, `gfx90a` for a
+/// target.
+fn owner_prose(o: &crate::sharing::Owner) -> String {
+    match o.family {
+        None => upper(&o.name),
+        Some(_) => o.name.clone(),
+    }
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn prose_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// The constant of a group: `IN_` and the owners of the tables holding it
+/// (`IN_GFX11_GFX12_GFX1250`), or `IN_EVERY_TABLE`.
+fn group_ident<T>(prefix: &str, shared: &Shared<T>, g: &Group<T>) -> Ident {
+    if g.tables.len() == shared.tables.len() {
+        return ident(&format!("{prefix}IN_EVERY_TABLE"));
+    }
+    let owners: Vec<String> = g
+        .tables
+        .iter()
+        .filter_map(|&t| shared.tables.get(t))
+        .flat_map(|t| &t.owners)
+        .map(|o| o.name.to_uppercase())
+        .collect();
+    ident(&format!("{prefix}IN_{}", owners.join("_")))
+}
+
+/// Whether group `g` is table `t`'s only part and in no other table: it is
+/// then written as the table itself.
+fn inlined<T>(shared: &Shared<T>, t: usize, g: usize) -> bool {
+    let only = |table: &Table| table.parts == [g];
+    shared.tables.get(t).is_some_and(only) && shared.groups.get(g).is_some_and(|g| g.tables == [t])
+}
+
+/// The `forms.rs` constants of one kind of entry: a table per owner (the
+/// first owner's joins its groups, the others name it), then each group
+/// not written as a table.
+fn shared_tables<T>(
+    shared: &Shared<T>,
+    prefix: &str,
+    what: &str,
+    ty: TokenStream,
+    entry: impl Fn(&T) -> TokenStream,
+) -> TokenStream {
+    let entries = |g: &Group<T>| {
+        let e = g.entries.iter().map(&entry);
+        quote!(&[#(#e),*])
+    };
+    let mut out = TokenStream::new();
+    for (i, table) in shared.tables.iter().enumerate() {
+        let Some((first, others)) = table.owners.split_first() else {
+            continue;
+        };
+        let name = table_ident(prefix, &first.name);
+        let doc = match &first.family {
+            None => format!(" {}'s {what}: `{}`.", owner_prose(first), first.path),
+            Some(family) => format!(
+                " {}'s {what}: `{}` over {}'s.",
+                first.name,
+                first.path,
+                upper(family)
+            ),
+        };
+        let parts: Vec<Ident> = table
+            .parts
+            .iter()
+            .filter_map(|&g| shared.groups.get(g).map(|g| group_ident(prefix, shared, g)))
+            .collect();
+        // A joined table's type gives `concat` its length.
+        let (value, table_ty) = match (table.parts.as_slice(), parts.as_slice()) {
+            ([], _) => (quote!(&[]), quote!(&[#ty])),
+            (&[g], _) if inlined(shared, i, g) => match shared.groups.get(g) {
+                Some(group) => (entries(group), quote!(&[#ty])),
+                None => (quote!(&[]), quote!(&[#ty])),
+            },
+            (_, [one]) => (quote!(#one), quote!(&[#ty])),
+            (_, many) => {
+                let len = proc_macro2::Literal::usize_unsuffixed(table.len);
+                (quote!(&concat(&[#(#many),*])), quote!(&[#ty; #len]))
+            }
+        };
+        out.extend(quote! {
+            #[doc = #doc]
+            pub const #name: #table_ty = #value;
+        });
+        for o in others {
+            let (alias, doc) = (
+                table_ident(prefix, &o.name),
+                format!(" {}'s {what}: {}'s.", owner_prose(o), owner_prose(first)),
+            );
+            out.extend(quote! {
+                #[doc = #doc]
+                pub const #alias: &[#ty] = #name;
+            });
+        }
+    }
+    for (g, group) in shared.groups.iter().enumerate() {
+        if group.tables.iter().any(|&t| inlined(shared, t, g)) {
+            continue;
+        }
+        let name = group_ident(prefix, shared, group);
+        let owners: Vec<String> = group
+            .tables
+            .iter()
+            .filter_map(|&t| shared.tables.get(t))
+            .flat_map(|t| &t.owners)
+            .map(owner_prose)
+            .collect();
+        let doc = if group.tables.len() == shared.tables.len() {
+            format!(" The {what} every table above has.")
+        } else {
+            format!(
+                " The {what} of {}, and of no other table.",
+                prose_list(&owners)
+            )
+        };
+        let value = entries(group);
+        out.extend(quote! {
+            #[doc = #doc]
+            const #name: &[#ty] = #value;
+        });
+    }
+    out
+}
+
+/// `forms.rs`: the forms and DPP forms of every family and of each target
+/// whose forms differ from its family's, each entry once.
+pub fn forms_module(model: &Model) -> Result<String, Error> {
+    let forms = shared_tables(
+        &share(model, |s| &s.forms),
+        "",
+        "forms",
+        quote!(Form),
+        |f| {
+            let (opcode, encoding, op) = (f.instruction.opcode(), f.encoding.tokens(), hex(f.op));
+            quote!(Form { opcode: #opcode, encoding: #encoding, op: #op })
+        },
+    );
+    let dpp_forms = shared_tables(
+        &share(model, |s| &s.dpp_forms),
+        "DPP_",
+        "DPP forms",
+        quote!(DppForm),
+        |f| {
+            let (opcode, encoding, dpp8) = (f.instruction.opcode(), f.encoding.tokens(), f.dpp8);
+            quote!(DppForm { opcode: #opcode, encoding: #encoding, dpp8: #dpp8 })
+        },
+    );
+    let body = quote!(#forms #dpp_forms);
+    let uses = imports(&body, &[]);
+    let tokens = quote! {
+        #![doc = " The forms and DPP forms of every family and target, each entry written once. A family's table is what its targets have unless their file changes a `forms:` line; a target whose forms differ has its own, and targets with equal tables name one. The entries are grouped by the tables that hold them (`IN_GFX11_GFX12_GFX1250`: in those and no other), and each table joins its groups at compile time, the most widely shared first: `TargetSpec::forms` and `dpp_forms` are plain slices."]
+        #uses
+        #body
+    };
+    let inputs: Vec<&str> = model.inputs.iter().map(|i| i.path.as_str()).collect();
+    with_header(model, &inputs, "forms.rs", tokens)
 }
 
 /// The `Target` enum and its names.
@@ -635,6 +808,7 @@ const IMPORTS: &[(&str, &[&str])] = &[
         ],
     ),
     ("crate::error", &["ExecError"]),
+    ("crate::generated", &["forms"]),
     ("crate::dpp", &["DppControlKind", "DppControls"]),
     ("crate", &["exec"]),
     (
@@ -668,6 +842,7 @@ const IMPORTS: &[(&str, &[&str])] = &[
         "crate::target",
         &[
             "BoundCtrlZero",
+            "concat",
             "DppBcastLowRows",
             "DppForm",
             "DppInactiveSource",
@@ -896,11 +1071,14 @@ pub fn mod_rs(model: &Model) -> Result<String, Error> {
     };
     let uses = imports(&body, &["Target", "Family"]);
     let tokens = quote! {
-        #![doc = " Generated from `isa-spec/`: the instruction set, the `Target` and `Family` enums, a module per family (what its targets share) and per target (`SPEC` and `ENCODING`: the family's, with what the target file changes), and the dispatch by target."]
+        #![doc = " Generated from `isa-spec/`: the instruction set, the `Target` and `Family` enums, a module per family (what its targets share) and per target (`SPEC` and `ENCODING`: the family's, with what the target file changes), the form tables with every entry once (`forms`), and the dispatch by target."]
         #uses
 
         /// The `Opcode` enum and its descriptors (`isa-spec/instructions/valu.yaml`).
         pub mod instructions;
+
+        /// The forms and DPP forms of every family and target, each entry once.
+        pub mod forms;
 
         /// One module per `isa-spec/families/<family>.yaml`.
         pub mod families {

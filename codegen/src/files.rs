@@ -43,6 +43,10 @@ pub fn generate(model: &Model) -> Result<Vec<GeneratedFile>, Error> {
         });
     }
     files.push(GeneratedFile {
+        path: format!("{GENERATED_DIR}/forms.rs"),
+        contents: crate::emit::forms_module(model)?,
+    });
+    files.push(GeneratedFile {
         path: format!("{GENERATED_DIR}/instructions.rs"),
         contents: crate::emit::instructions_module(model)?,
     });

@@ -1,11 +1,13 @@
 //! amdgpu-valu-codegen: reads `isa-spec/` (the instruction set, one YAML
 //! file per target, one per family) and writes `emulator/src/generated/`
 //! (the `Opcode` enum and its descriptors, the `Target` and `Family` enums,
-//! a module per family and per target) and `isa-spec/EVIDENCE.md`.
+//! a module per family and per target, the shared form tables) and
+//! `isa-spec/EVIDENCE.md`.
 //! No list of targets or families is written here: they are the files.
 //!
 //! The pipeline is [`load()`] (strict parsing, merging, validation into a
-//! [`model::Model`]), [`emit`] (quote → syn → prettyplease) and [`files`]
+//! [`model::Model`]), [`sharing`] (which form entries the tables share),
+//! [`emit`] (quote → syn → prettyplease) and [`files`]
 //! (in-memory generation, comparison with the tree, atomic writes). The
 //! generator is never compiled by users of the emulator: the generated files
 //! are committed, and `build.rs` only compares input hashes.
@@ -18,6 +20,7 @@ mod layout;
 pub mod load;
 pub mod model;
 mod raw;
+pub mod sharing;
 
 /// Generated-file header and input hash, shared with the root `build.rs`.
 pub mod header {

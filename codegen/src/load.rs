@@ -941,7 +941,19 @@ fn forms(
             (&encodings.value.dpp8, true),
         ] {
             let Some(list) = list else { continue };
-            for base in &list.value {
+            for (i, base) in list.value.iter().enumerate() {
+                if list.value[..i].contains(base) {
+                    errors.push(SpecError::new(
+                        path,
+                        loc_of(list),
+                        format!(
+                            "`{mnemonic}` {}: {} is listed twice",
+                            if dpp8 { "dpp8" } else { "dpp16" },
+                            if *base == DppBase::E32 { "e32" } else { "e64" }
+                        ),
+                    ));
+                    continue;
+                }
                 let encoding = match base {
                     DppBase::E32 => e32,
                     DppBase::E64 => Some(Encoding::Vop3),

@@ -387,6 +387,20 @@ fn missing_form_is_an_error() {
 }
 
 #[test]
+fn a_dpp_base_listed_twice_is_an_error() {
+    // Each DPP form is one table entry: e32 twice would be the same form twice.
+    let text =
+        format!("{GFX1201}forms:\n  v_fract_f32: {{vop1: 0x20, vop3: 0x1a0, dpp16: [e32, e32]}}\n");
+    let e = errors("isa-spec/gfx1201.yaml", &text);
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert!(e[0].starts_with("isa-spec/gfx1201.yaml:7:"), "{e:?}");
+    assert!(
+        e[0].contains("`v_fract_f32` dpp16: e32 is listed twice"),
+        "{e:?}"
+    );
+}
+
+#[test]
 fn inconsistent_vop3_opcode_is_an_error() {
     let text = format!("{GFX1201}forms:\n  v_fract_f32: {{vop1: 0x20, vop3: 0x1a1}}\n");
     let e = errors("isa-spec/gfx1201.yaml", &text);

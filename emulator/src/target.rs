@@ -384,12 +384,33 @@ pub struct TargetSpec {
     /// The evidence for V_FRACT's rules on this target (measured on
     /// gfx1201, inherited elsewhere; docs/semantics.md §4).
     pub fract_rules: Evidence,
-    /// Every FRACT and LDEXP form the target has, with its opcode number.
+    /// Every form the target has, with its opcode number (in no order a
+    /// lookup relies on: the generated tables join groups of forms that
+    /// several targets share).
     pub forms: &'static [Form],
     /// The DPP facts and switches.
     pub dpp: DppSpec,
     /// Every DPP form the target has.
     pub dpp_forms: &'static [DppForm],
+}
+
+/// The entries of `parts` one after another, at compile time: how
+/// `generated/forms.rs` builds a target's table of forms from the groups
+/// of entries it shares with other targets, each written once. Every part
+/// is non-empty, and a total other than `N` fails the build.
+pub(crate) const fn concat<T: Copy, const N: usize>(parts: &[&[T]]) -> [T; N] {
+    let mut out = [parts[0][0]; N];
+    let (mut p, mut n) = (0, 0);
+    while p < parts.len() {
+        let mut i = 0;
+        while i < parts[p].len() {
+            out[n] = parts[p][i];
+            (n, i) = (n + 1, i + 1);
+        }
+        p += 1;
+    }
+    assert!(n == N, "the parts do not add up to the table's length");
+    out
 }
 
 /// Set in a [`TargetSpec::form_bits`] entry once it is computed.

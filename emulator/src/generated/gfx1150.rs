@@ -4,94 +4,19 @@
 
 //! gfx1150 (RDNA3.5): a GFX11 target, generated from `isa-spec/gfx1150.yaml` over `isa-spec/families/gfx11.yaml`.
 use crate::asm::tables::TargetEncoding;
-use crate::dpp::{DppControlKind, DppControls};
-use crate::target::{
-    BoundCtrlZero, DppInactiveSource, DppMixedHalves, DppReservedBits, DppReservedCtrl,
-    DppShareXmask, DppSpec, DppZeroFill, Evidence, Sourced, Target, TargetSpec,
-};
+use crate::target::{DppSpec, Evidence, Sourced, Target, TargetSpec};
 use super::families::gfx11;
 
 /// gfx1150's facts: GFX11's, with what `isa-spec/gfx1150.yaml` changes.
 pub static SPEC: TargetSpec = TargetSpec {
     dpp: DppSpec {
-        controls: Sourced {
-            value: DppControls::of(
-                &[
-                    DppControlKind::QuadPerm,
-                    DppControlKind::RowShl,
-                    DppControlKind::RowShr,
-                    DppControlKind::RowRor,
-                    DppControlKind::RowMirror,
-                    DppControlKind::RowHalfMirror,
-                    DppControlKind::RowShare,
-                    DppControlKind::RowXmask,
-                ],
-            ),
-            evidence: Evidence::Doc(
-                "llvm-mc 22 accepts these and rejects wave_*, row_bcast, row_newbcast",
-            ),
-        },
-        f64_controls: Sourced {
-            value: DppControls::of(&[]),
-            evidence: Evidence::Doc(
-                "llvm-mc 22: dpp and e64_dpp variants of the F64 instructions are not supported",
-            ),
-        },
-        bound_ctrl_zero: Sourced {
-            value: BoundCtrlZero::ClearsBc,
-            evidence: Evidence::Doc(
-                "llvm-mc 22 encodes bound_ctrl:0 as BC = 0 from GFX11 (LLVM D149254)",
-            ),
-        },
-        fi: Sourced {
-            value: true,
-            evidence: Evidence::Doc(
-                "llvm-mc 22 encodes fi:1 (bit 18) and dpp8 (src0 0xE9/0xEA)",
-            ),
-        },
         e64_src1_scalar: Sourced {
             value: true,
             evidence: Evidence::Doc(
                 "llvm-mc 22 encodes v_ldexp_f32_e64_dpp v0, v1, s2 here (feature dpp-src1-sgpr; gfx1100 rejects it)",
             ),
         },
-        inactive_source: Sourced {
-            value: DppInactiveSource::BoundCtrl,
-            evidence: Evidence::Doc(
-                "LLVM AMDGPUModifierSyntax: fi:0, interaction with inactive lanes is controlled by bound_ctrl; rocjitsu's GFX11+ profile",
-            ),
-        },
-        zero_fill: Sourced {
-            value: DppZeroFill::Modified,
-            evidence: Evidence::Open(
-                "rocjitsu selects raw lanes, then applies ABS/NEG (-0 under NEG); gem5 applies the modifiers before selection (+0)",
-            ),
-        },
-        bcast_low_rows: None,
-        reserved_ctrl: Sourced {
-            value: DppReservedCtrl::Error,
-            evidence: Evidence::Open(
-                "the ISA says reserved/undefined; rocjitsu runs them as identity, gem5 panics",
-            ),
-        },
-        share_xmask: Some(Sourced {
-            value: DppShareXmask::Formula,
-            evidence: Evidence::Doc(
-                "LLVM AMDGPUModifierSyntax row_share/row_xmask; Mesa ACO emits them from GFX11",
-            ),
-        }),
-        mixed_halves: Some(Sourced {
-            value: DppMixedHalves::AsEncoded,
-            evidence: Evidence::Open(
-                "RDNA4 ISA §7.9: DPP with VOP3 needs OPSEL halves aligned; LLVM assembles mixed halves in e32 and e64",
-            ),
-        }),
-        reserved_bits: Sourced {
-            value: DppReservedBits::Ignored,
-            evidence: Evidence::Open(
-                "DPP bits 22-23 on LDEXP e32, bit 17, and e64 bits 20-23: LLVM cannot write them and llvm-mc 22 decodes them (17 and 20-23 as 0); hardware effect unknown",
-            ),
-        },
+        ..gfx11::spec(Target::Gfx1150).dpp
     },
     ..gfx11::spec(Target::Gfx1150)
 };

@@ -5,11 +5,8 @@
 //! gfx908 (CDNA1): a GFX9 target, generated from `isa-spec/gfx908.yaml` over `isa-spec/families/gfx9.yaml`.
 use crate::asm::tables::{FamilyEncoding, SpecialCodes, TargetEncoding};
 use crate::dpp::{DppControlKind, DppControls};
-use crate::instr::{Encoding, Opcode};
-use crate::target::{
-    BoundCtrlZero, DppBcastLowRows, DppForm, DppInactiveSource, DppReservedBits,
-    DppReservedCtrl, DppSpec, DppZeroFill, Evidence, Sourced, Target, TargetSpec,
-};
+use crate::generated::forms;
+use crate::target::{DppSpec, Evidence, Sourced, Target, TargetSpec};
 use super::families::gfx9;
 
 /// gfx908's facts: GFX9's, with what `isa-spec/gfx908.yaml` changes.
@@ -40,117 +37,9 @@ pub static SPEC: TargetSpec = TargetSpec {
                 "llvm-mc 22 has no F64 DPP on gfx908 (its disassembler decodes it with any control); rocjitsu's CDNA1 profile does not restrict 64-bit DPP",
             ),
         },
-        bound_ctrl_zero: Sourced {
-            value: BoundCtrlZero::SetsBc,
-            evidence: Evidence::Doc(
-                "llvm-mc 22 encodes bound_ctrl:0 as BC = 1 before GFX11 (LLVM D97048)",
-            ),
-        },
-        fi: Sourced {
-            value: false,
-            evidence: Evidence::Doc(
-                "llvm-mc 22: fi and dpp8 are not valid operands on GFX9",
-            ),
-        },
-        e64_src1_scalar: Sourced {
-            value: false,
-            evidence: Evidence::Doc("llvm-mc 22: GFX9 has no e64 DPP"),
-        },
-        inactive_source: Sourced {
-            value: DppInactiveSource::BoundCtrl,
-            evidence: Evidence::Open(
-                "no FI bit; gem5 and Mesa ACO treat an inactive source lane as invalid (BOUND_CTRL decides); rocjitsu's CDNA profiles keep it out of the BOUND_CTRL rule (read or zero)",
-            ),
-        },
-        zero_fill: Sourced {
-            value: DppZeroFill::Modified,
-            evidence: Evidence::Open(
-                "rocjitsu selects raw lanes, then applies ABS/NEG (-0 under NEG); gem5 applies the modifiers before selection (+0)",
-            ),
-        },
-        bcast_low_rows: Some(Sourced {
-            value: DppBcastLowRows::OutOfRange,
-            evidence: Evidence::Open(
-                "the ISA defines row_bcast only for lanes above 15 (31); gem5 and rocjitsu treat lower lanes as out of range, CLRX as reading themselves",
-            ),
-        }),
-        reserved_ctrl: Sourced {
-            value: DppReservedCtrl::Error,
-            evidence: Evidence::Open(
-                "the ISA says reserved/undefined; rocjitsu runs them as identity, gem5 panics",
-            ),
-        },
-        share_xmask: None,
-        mixed_halves: None,
-        reserved_bits: Sourced {
-            value: DppReservedBits::Ignored,
-            evidence: Evidence::Open(
-                "DPP bits 22-23 on LDEXP e32, bit 17 and bit 18 (no FI): LLVM cannot write them and llvm-mc 22 decodes them (bits 17 and 18 as 0); hardware effect unknown",
-            ),
-        },
+        ..gfx9::spec(Target::Gfx908).dpp
     },
-    dpp_forms: &[
-        DppForm {
-            opcode: Opcode::FractF16,
-            encoding: Encoding::Vop1,
-            dpp8: false,
-        },
-        DppForm {
-            opcode: Opcode::FractF32,
-            encoding: Encoding::Vop1,
-            dpp8: false,
-        },
-        DppForm {
-            opcode: Opcode::LdexpF16,
-            encoding: Encoding::Vop2,
-            dpp8: false,
-        },
-        DppForm {
-            opcode: Opcode::AddF16,
-            encoding: Encoding::Vop2,
-            dpp8: false,
-        },
-        DppForm {
-            opcode: Opcode::AddF32,
-            encoding: Encoding::Vop2,
-            dpp8: false,
-        },
-        DppForm {
-            opcode: Opcode::SubF16,
-            encoding: Encoding::Vop2,
-            dpp8: false,
-        },
-        DppForm {
-            opcode: Opcode::SubF32,
-            encoding: Encoding::Vop2,
-            dpp8: false,
-        },
-        DppForm {
-            opcode: Opcode::SubrevF16,
-            encoding: Encoding::Vop2,
-            dpp8: false,
-        },
-        DppForm {
-            opcode: Opcode::SubrevF32,
-            encoding: Encoding::Vop2,
-            dpp8: false,
-        },
-        DppForm {
-            opcode: Opcode::MulF16,
-            encoding: Encoding::Vop2,
-            dpp8: false,
-        },
-        DppForm {
-            opcode: Opcode::MulF32,
-            encoding: Encoding::Vop2,
-            dpp8: false,
-        },
-        DppForm {
-            opcode: Opcode::FmacF32,
-            encoding: Encoding::Vop2,
-            dpp8: false,
-        },
-    ],
+    dpp_forms: forms::DPP_GFX908,
     ..gfx9::spec(Target::Gfx908)
 };
 

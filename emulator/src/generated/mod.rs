@@ -2,7 +2,7 @@
 // inputs: isa-spec/families/gfx10.yaml isa-spec/families/gfx11.yaml isa-spec/families/gfx12.yaml isa-spec/families/gfx9.yaml isa-spec/gfx1010.yaml isa-spec/gfx1030.yaml isa-spec/gfx1100.yaml isa-spec/gfx1150.yaml isa-spec/gfx1201.yaml isa-spec/gfx1250.yaml isa-spec/gfx908.yaml isa-spec/gfx90a.yaml isa-spec/gfx942.yaml isa-spec/gfx950.yaml isa-spec/instructions/valu.yaml
 // input-hash: fnv1a64:313d908f1a25dfcb
 
-//! Generated from `isa-spec/`: the instruction set, the `Target` and `Family` enums, a module per family (what its targets share) and per target (`SPEC` and `ENCODING`: the family's, with what the target file changes), and the dispatch by target.
+//! Generated from `isa-spec/`: the instruction set, the `Target` and `Family` enums, a module per family (what its targets share) and per target (`SPEC` and `ENCODING`: the family's, with what the target file changes), the form tables with every entry once (`forms`), and the dispatch by target.
 use crate::exec;
 use crate::asm::tables::TargetEncoding;
 use crate::error::ExecError;
@@ -18,6 +18,8 @@ use crate::wave::Wave;
 
 /// The `Opcode` enum and its descriptors (`isa-spec/instructions/valu.yaml`).
 pub mod instructions;
+/// The forms and DPP forms of every family and target, each entry once.
+pub mod forms;
 /// One module per `isa-spec/families/<family>.yaml`.
 pub mod families {
     pub mod gfx9;
