@@ -38,6 +38,20 @@ pub(crate) fn count_in_place() {
 pub(crate) fn in_place_runs() -> usize {
     IN_PLACE_RUNS.with(core::cell::Cell::get)
 }
+
+#[cfg(test)]
+thread_local! {
+    /// Test-only: how many instructions this thread took from a wave's
+    /// checked shape.
+    static SHAPE_HITS: core::cell::Cell<usize> = const { core::cell::Cell::new(0) };
+}
+
+/// Test-only: the instructions this thread took from a wave's checked
+/// shape so far.
+#[cfg(test)]
+pub(crate) fn shape_hits() -> usize {
+    SHAPE_HITS.with(core::cell::Cell::get)
+}
 #[cfg(test)]
 pub(crate) use write::fault;
 
@@ -48,7 +62,7 @@ use crate::kernels::{Format, Modifiers, Policy};
 use crate::kernels::{Fract, Ldexp, Operation, WaveIo};
 use crate::target::{SdwaReservedBits, TargetSpec};
 use crate::validate::{Rule, Violation, E32_HALF_VGPRS};
-use crate::wave::{Wave, MAX_LANES, NUM_SGPRS, NUM_TTMPS, NUM_VGPRS};
+use crate::wave::{CheckedShape, ShapeKey, Wave, MAX_LANES, NUM_SGPRS, NUM_TTMPS, NUM_VGPRS};
 use operands::{read_exponent, read_float_source};
 use write::{copied, direct};
 
@@ -85,14 +99,108 @@ pub fn execute<O: Operation, F: Format>(
         }
         return copied::<O, F>(spec, wave, instr, &policy, Some(&plan));
     }
-    if !plainly_valid::<O, F>(spec, wave, instr) {
-        validate(spec, wave, instr)?;
+    if operands_plainly_valid::<O, F>(spec, instr) {
+        if let Some(checked) = checked_shape(spec, wave, instr, shape_plainly_valid::<O, F>) {
+            let policy = checked.policy;
+            if direct::<O, F>(spec, wave, instr, &policy, None) {
+                return Ok(());
+            }
+            return copied::<O, F>(spec, wave, instr, &policy, None);
+        }
     }
+    validate(spec, wave, instr)?;
     let policy = policy::<F>(spec, wave, instr);
     if direct::<O, F>(spec, wave, instr, &policy, None) {
         return Ok(());
     }
     copied::<O, F>(spec, wave, instr, &policy, None)
+}
+
+/// The key of `instr`'s shape on `wave` under `spec` ([`CheckedShape`]).
+#[inline(always)]
+fn shape_key(spec: &TargetSpec, wave: &Wave, instr: &Instruction) -> ShapeKey {
+    ShapeKey {
+        spec: core::ptr::from_ref(spec) as usize,
+        size: wave.size(),
+        mode: wave.mode(),
+        opcode: instr.opcode,
+        encoding: instr.encoding,
+        mods: [instr.src0_mods, instr.src1_mods, instr.src2_mods],
+        clamp: instr.clamp,
+        omod: instr.omod,
+    }
+}
+
+/// The checked shape of `instr` (its policy and source modifiers) when
+/// the part of the quick check that reads no register, `shape_valid`,
+/// accepts it: the wave's note of the last shape when the key matches,
+/// else `shape_valid` run and, on a generated target, noted. `None` means
+/// "run the full check". The caller checks the registers itself.
+#[inline(always)]
+pub(crate) fn checked_shape(
+    spec: &TargetSpec,
+    wave: &mut Wave,
+    instr: &Instruction,
+    shape_valid: fn(&TargetSpec, &Wave, &Instruction) -> bool,
+) -> Option<CheckedShape> {
+    let key = shape_key(spec, wave, instr);
+    match wave.checked {
+        Some(c) if c.key == key => {
+            #[cfg(test)]
+            SHAPE_HITS.with(|h| h.set(h.get() + 1));
+            Some(c)
+        }
+        _ => new_shape(spec, wave, instr, key, shape_valid),
+    }
+}
+
+/// [`checked_shape`] on a miss: check, build, note.
+#[inline(never)]
+fn new_shape(
+    spec: &TargetSpec,
+    wave: &mut Wave,
+    instr: &Instruction,
+    key: ShapeKey,
+    shape_valid: fn(&TargetSpec, &Wave, &Instruction) -> bool,
+) -> Option<CheckedShape> {
+    if !shape_valid(spec, wave, instr) {
+        return None;
+    }
+    let info = instr.opcode.info();
+    let checked = CheckedShape {
+        key,
+        policy: if arith::arith_op(info.operation).is_some() {
+            shape_policy(spec, wave, instr, false)
+        } else {
+            shape_policy(spec, wave, instr, true)
+        },
+        mods: arith::source_modifiers(instr),
+    };
+    // Only a generated spec is a static whose address names it.
+    if core::ptr::eq(spec, spec.target.spec()) {
+        wave.checked = Some(checked);
+    }
+    Some(checked)
+}
+
+/// The policy of `instr` in its own result format; `src0_mods`: ABS/NEG of
+/// src0 in the policy (FRACT, LDEXP) or not (the arithmetic carries each
+/// source's apart).
+fn shape_policy(spec: &TargetSpec, wave: &Wave, instr: &Instruction, src0_mods: bool) -> Policy {
+    use crate::kernels::FormatKind as K;
+    use crate::kernels::{F16, F32, F64};
+    let mods = Modifiers {
+        abs: src0_mods && instr.src0_mods.abs,
+        neg: src0_mods && instr.src0_mods.neg,
+        omod: instr.omod,
+        clamp: instr.clamp,
+    };
+    let rules = spec.float_rules();
+    match instr.opcode.info().format {
+        K::F16 => Policy::new::<F16>(&rules, wave.mode(), mods),
+        K::F32 => Policy::new::<F32>(&rules, wave.mode(), mods),
+        K::F64 => Policy::new::<F64>(&rules, wave.mode(), mods),
+    }
 }
 
 /// The operation kind `O` runs (by its name), found at compile time.
@@ -136,7 +244,7 @@ fn kind_of<O: Operation>() -> Option<OperationKind> {
 /// False means "run `validate`", which finds the error if there is one.
 /// `check_tests` asserts it agrees with [`crate::validate::check`] over the
 /// fixtures and random instructions.
-#[inline]
+#[cfg(test)]
 pub(crate) fn plainly_valid<O: Operation, F: Format>(
     spec: &TargetSpec,
     wave: &Wave,
@@ -155,9 +263,59 @@ pub(crate) fn plainly_valid_but_dpp<O: Operation, F: Format>(
     instr: &Instruction,
     e32_src0_mods: bool,
 ) -> bool {
+    let shape = if e32_src0_mods {
+        shape_plainly_valid_e32_mods::<O, F>
+    } else {
+        shape_plainly_valid::<O, F>
+    };
+    operands_plainly_valid::<O, F>(spec, instr) && shape(spec, wave, instr)
+}
+
+/// The part of [`plainly_valid`] that reads only what a [`ShapeKey`]
+/// holds (target, wave size, opcode, encoding, modifiers), not the
+/// operands.
+fn shape_plainly_valid<O: Operation, F: Format>(
+    spec: &TargetSpec,
+    wave: &Wave,
+    instr: &Instruction,
+) -> bool {
+    shape_valid_with::<O, F>(spec, wave, instr, false)
+}
+
+/// [`shape_plainly_valid`] with src0 ABS/NEG allowed on an e32 word.
+fn shape_plainly_valid_e32_mods<O: Operation, F: Format>(
+    spec: &TargetSpec,
+    wave: &Wave,
+    instr: &Instruction,
+) -> bool {
+    shape_valid_with::<O, F>(spec, wave, instr, true)
+}
+
+#[inline(always)]
+fn shape_valid_with<O: Operation, F: Format>(
+    spec: &TargetSpec,
+    wave: &Wave,
+    instr: &Instruction,
+    e32_src0_mods: bool,
+) -> bool {
     let enc = instr.encoding;
     let (m0, m1, m2) = (instr.src0_mods, instr.src1_mods, instr.src2_mods);
     let no_out_mods = !instr.clamp && instr.omod == crate::kernels::Omod::None;
+    (enc != Encoding::Sdwa)
+        & (enc.has_modifiers() || ((e32_src0_mods || (!m0.abs && !m0.neg)) && no_out_mods))
+        & !(m1.abs | m1.neg | m0.sext | m1.sext)
+        // FRACT and LDEXP have no src2 (nor its modifiers).
+        & !(m2.abs | m2.neg | m2.sext)
+        && spec.has_form(instr.opcode, enc)
+        && spec.supports_wave(wave.size())
+}
+
+/// The part of [`plainly_valid`] that reads the operands (and no more of
+/// the target than true16 and pair alignment): every one a VGPR in range,
+/// no SDWA, no src2, src1 exactly for LDEXP.
+#[inline(always)]
+fn operands_plainly_valid<O: Operation, F: Format>(spec: &TargetSpec, instr: &Instruction) -> bool {
+    let enc = instr.encoding;
     let vgpr = |op: Operand, width: u32| -> bool {
         let Operand::Vgpr { index, part } = op else {
             return false;
@@ -174,18 +332,10 @@ pub(crate) fn plainly_valid_but_dpp<O: Operation, F: Format>(
         None => !O::HAS_EXPONENT,
         Some(src1) => O::HAS_EXPONENT && vgpr(src1, if F::WIDTH == 16 { 16 } else { 32 }),
     };
-    instr.sdwa.is_none()
-        & (enc != Encoding::Sdwa)
-        & (enc.has_modifiers() || ((e32_src0_mods || (!m0.abs && !m0.neg)) && no_out_mods))
-        & !(m1.abs | m1.neg | m0.sext | m1.sext)
-        // FRACT and LDEXP have no src2 (nor its modifiers).
-        & !(m2.abs | m2.neg | m2.sext)
-        & instr.src2.is_none()
+    instr.sdwa.is_none() & instr.src2.is_none()
         && src1_ok
         && vgpr(instr.dst, F::WIDTH)
         && vgpr(instr.src0, F::WIDTH)
-        && spec.has_form(instr.opcode, enc)
-        && spec.supports_wave(wave.size())
 }
 
 /// The raw src0 bits and the exponent operand of one lane of `instr`, as
