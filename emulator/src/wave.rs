@@ -3,7 +3,6 @@
 
 use crate::error::ExecError;
 use crate::instr::{Encoding, Opcode, Special, SrcMods};
-use crate::kernels::arith::SourceModifiers;
 use crate::kernels::{Mode, Omod, Policy};
 use crate::target::{Target, WaveSize};
 
@@ -150,15 +149,13 @@ pub struct Wave {
 /// it: everything but the register numbers (checked on every call) of an
 /// instruction that passed the quick check on a generated target, under
 /// one MODE and wave size. A later instruction with the same key needs only
-/// its registers checked, and reuses the policy and source modifiers.
+/// its registers checked, and reuses the policy.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct CheckedShape {
     /// What the instruction, target and wave must match.
     pub(crate) key: ShapeKey,
     /// The policy built for the key.
     pub(crate) policy: Policy,
-    /// Each source's ABS/NEG in kernel order (the arithmetic).
-    pub(crate) mods: SourceModifiers,
 }
 
 /// The key of a [`CheckedShape`]: the generated target (by the address of

@@ -13,11 +13,11 @@
 //! moves. The kernel's sources are the syntax's in order, FMAC's D third:
 //! that is also the NaN priority of the encoding (src0, K, src1 for FMAMK).
 
-use super::arith_in_place::{in_place, operands_plainly_valid_arith, shape_plainly_valid_arith};
+use super::arith_in_place::{in_place, plainly_valid_arith};
 use super::dpp::{plan_arith, Plan};
 use super::operands::{half_shift, read_operand};
 use super::write::{dst_placement, sdwa_merge};
-use super::{checked_shape, invalid, validate};
+use super::{invalid, validate};
 use crate::dpp::Dpp;
 use crate::error::ExecError;
 use crate::instr::{Instruction, Operand, OperationKind, Part, SrcMods};
@@ -218,16 +218,9 @@ pub fn execute_arith<F: Format>(
     instr: &Instruction,
 ) -> Result<(), ExecError> {
     let op = operation::<F>(instr)?;
-    if operands_plainly_valid_arith::<F>(spec, instr) {
-        if let Some(c) = checked_shape(spec, wave, instr, shape_plainly_valid_arith) {
-            if in_place::<F>(spec, wave, instr, op, &c.policy, c.mods, None) {
-                return Ok(());
-            }
-            return copied::<F>(spec, wave, instr, op, &c.policy, c.mods, None);
-        }
-    }
     let plan = match instr.dpp {
         Some(d) => Some(plan_arith::<F>(spec, wave, instr, d)?),
+        None if plainly_valid_arith::<F>(spec, wave, instr) => None,
         None => {
             validate(spec, wave, instr)?;
             None

@@ -26,55 +26,10 @@ use crate::wave::{Wave, MAX_LANES, NUM_VGPRS};
 /// "run the full check", which finds the error if there is one.
 /// `check_tests` asserts the two agree on the fixtures and on random
 /// instructions.
-#[cfg(test)]
+#[inline]
 pub(crate) fn plainly_valid_arith<F: Format>(
     spec: &TargetSpec,
     wave: &Wave,
-    instr: &Instruction,
-) -> bool {
-    operands_plainly_valid_arith::<F>(spec, instr) && shape_plainly_valid_arith(spec, wave, instr)
-}
-
-/// The part of [`plainly_valid_arith`] that reads only what a
-/// [`crate::wave::ShapeKey`] holds (target, wave size, opcode, encoding,
-/// modifiers), not the operands.
-pub(super) fn shape_plainly_valid_arith(
-    spec: &TargetSpec,
-    wave: &Wave,
-    instr: &Instruction,
-) -> bool {
-    let enc = instr.encoding;
-    let info = instr.opcode.info();
-    let n = info.sources.len();
-    // Every source the instruction has a float; no ABS/NEG of one it has
-    // not (FMAC's src2).
-    let mut types_ok = (2..=3).contains(&n) && info.k_slot.is_none();
-    let mut any_mods = false;
-    for slot in 0..3 {
-        let m = instr.src_mods(slot);
-        any_mods |= m.abs | m.neg;
-        types_ok &= match info.sources.get(slot) {
-            Some(ty) => ty.is_float(),
-            None => !(m.abs | m.neg),
-        };
-    }
-    let (m0, m1, m2) = (instr.src0_mods, instr.src1_mods, instr.src2_mods);
-    let out_mods = instr.clamp || instr.omod != Omod::None;
-    (enc != Encoding::Sdwa)
-        & (enc.has_modifiers() || !(any_mods || out_mods))
-        & !(m0.sext | m1.sext | m2.sext)
-        && types_ok
-        && spec.has_form(instr.opcode, enc)
-        && spec.supports_wave(wave.size())
-}
-
-/// The part of [`plainly_valid_arith`] that reads the operands: every
-/// source the opcode has, and the destination, a VGPR of its type's width
-/// in range (true16 halves, pair alignment), none it has not; no SDWA, no
-/// DPP.
-#[inline(always)]
-pub(super) fn operands_plainly_valid_arith<F: Format>(
-    spec: &TargetSpec,
     instr: &Instruction,
 ) -> bool {
     let enc = instr.encoding;
@@ -92,15 +47,32 @@ pub(super) fn operands_plainly_valid_arith<F: Format>(
             && !(width == 64 && spec.aligned_vgpr_pairs.value && index % 2 != 0)
             && !(width == 16 && true16 && !enc.has_modifiers() && index >= 128)
     };
-    let mut sources_ok = true;
+    let n = info.sources.len();
+    // Every source the instruction has, a float VGPR of its type's width;
+    // none it has not.
+    let mut sources_ok = (2..=3).contains(&n) && info.k_slot.is_none();
+    let mut any_mods = false;
     for slot in 0..3 {
         let op = instr.source(slot);
+        let m = instr.src_mods(slot);
+        any_mods |= m.abs | m.neg;
         sources_ok &= match info.sources.get(slot) {
-            Some(ty) => vgpr(op, ty.bits()),
-            None => op.is_none(),
+            Some(ty) => ty.is_float() && vgpr(op, ty.bits()),
+            // No source, and no ABS/NEG of one (FMAC's src2).
+            None => op.is_none() && !(m.abs | m.neg),
         };
     }
-    instr.sdwa.is_none() & instr.dpp.is_none() && sources_ok && vgpr(Some(instr.dst), F::WIDTH)
+    let (m0, m1, m2) = (instr.src0_mods, instr.src1_mods, instr.src2_mods);
+    let out_mods = instr.clamp || instr.omod != Omod::None;
+    instr.sdwa.is_none()
+        & instr.dpp.is_none()
+        & (enc != Encoding::Sdwa)
+        & (enc.has_modifiers() || !(any_mods || out_mods))
+        & !(m0.sext | m1.sext | m2.sext)
+        && sources_ok
+        && vgpr(Some(instr.dst), F::WIDTH)
+        && spec.has_form(instr.opcode, enc)
+        && spec.supports_wave(wave.size())
 }
 
 /// Where one source's words come from: VGPR `index[slot]` (and the next

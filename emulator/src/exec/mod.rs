@@ -131,13 +131,13 @@ fn shape_key(spec: &TargetSpec, wave: &Wave, instr: &Instruction) -> ShapeKey {
     }
 }
 
-/// The checked shape of `instr` (its policy and source modifiers) when
+/// The checked shape of FRACT/LDEXP `instr` (its policy) when
 /// the part of the quick check that reads no register, `shape_valid`,
 /// accepts it: the wave's note of the last shape when the key matches,
 /// else `shape_valid` run and, on a generated target, noted. `None` means
 /// "run the full check". The caller checks the registers itself.
 #[inline(always)]
-pub(crate) fn checked_shape(
+fn checked_shape(
     spec: &TargetSpec,
     wave: &mut Wave,
     instr: &Instruction,
@@ -166,15 +166,9 @@ fn new_shape(
     if !shape_valid(spec, wave, instr) {
         return None;
     }
-    let info = instr.opcode.info();
     let checked = CheckedShape {
         key,
-        policy: if arith::arith_op(info.operation).is_some() {
-            shape_policy(spec, wave, instr, false)
-        } else {
-            shape_policy(spec, wave, instr, true)
-        },
-        mods: arith::source_modifiers(instr),
+        policy: shape_policy(spec, wave, instr),
     };
     // Only a generated spec is a static whose address names it.
     if core::ptr::eq(spec, spec.target.spec()) {
@@ -183,15 +177,14 @@ fn new_shape(
     Some(checked)
 }
 
-/// The policy of `instr` in its own result format; `src0_mods`: ABS/NEG of
-/// src0 in the policy (FRACT, LDEXP) or not (the arithmetic carries each
-/// source's apart).
-fn shape_policy(spec: &TargetSpec, wave: &Wave, instr: &Instruction, src0_mods: bool) -> Policy {
+/// The policy of FRACT/LDEXP `instr` in its own result format, as
+/// [`policy`] builds it.
+fn shape_policy(spec: &TargetSpec, wave: &Wave, instr: &Instruction) -> Policy {
     use crate::kernels::FormatKind as K;
     use crate::kernels::{F16, F32, F64};
     let mods = Modifiers {
-        abs: src0_mods && instr.src0_mods.abs,
-        neg: src0_mods && instr.src0_mods.neg,
+        abs: instr.src0_mods.abs,
+        neg: instr.src0_mods.neg,
         omod: instr.omod,
         clamp: instr.clamp,
     };
