@@ -1,6 +1,7 @@
 //! Wave state: VGPRs per lane, SGPRs, VCC, M0, EXEC and MODE: the registers
 //! a VALU instruction reads and writes.
 
+use crate::dpp::{Dpp, Plan};
 use crate::error::ExecError;
 use crate::instr::{Encoding, Opcode, Special, SrcMods};
 use crate::kernels::{Mode, Omod, Policy};
@@ -143,6 +144,23 @@ pub struct Wave {
     /// The executor's note of the last instruction shape it checked on
     /// this wave (not architectural state: equality ignores it).
     pub(crate) checked: Option<CheckedShape>,
+    /// The same for the last DPP instruction shape, with its lane plan.
+    pub(crate) checked_dpp: Option<CheckedDpp>,
+}
+
+/// A DPP instruction shape the executor has checked: a [`CheckedShape`]
+/// whose key also holds the DPP word and EXEC, with the lane plan built
+/// for them.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct CheckedDpp {
+    /// The shape.
+    pub(crate) shape: CheckedShape,
+    /// The DPP word.
+    pub(crate) dpp: Dpp,
+    /// EXEC when the plan was built.
+    pub(crate) exec: u64,
+    /// The lane plan.
+    pub(crate) plan: Plan,
 }
 
 /// An instruction shape the executor has checked, and what it derived from
@@ -228,6 +246,7 @@ impl Wave {
             written: Written::default(),
             dirty: RegisterSet::EMPTY,
             checked: None,
+            checked_dpp: None,
         }
     }
 
@@ -250,6 +269,7 @@ impl Wave {
         self.written = Written::default();
         self.dirty = RegisterSet::EMPTY;
         self.checked = None;
+        self.checked_dpp = None;
     }
 
     /// The registers handed out for writing since the last call (or since

@@ -62,7 +62,7 @@ use crate::kernels::{Format, Modifiers, Policy};
 use crate::kernels::{Fract, Ldexp, Operation, WaveIo};
 use crate::target::{SdwaReservedBits, TargetSpec};
 use crate::validate::{Rule, Violation, E32_HALF_VGPRS};
-use crate::wave::{CheckedShape, ShapeKey, Wave, MAX_LANES, NUM_SGPRS, NUM_TTMPS, NUM_VGPRS};
+use crate::wave::{CheckedDpp, CheckedShape, ShapeKey, Wave, MAX_LANES, NUM_SGPRS, NUM_TTMPS, NUM_VGPRS};
 use operands::{read_exponent, read_float_source};
 use write::{copied, direct};
 
@@ -91,17 +91,10 @@ pub fn execute<O: Operation, F: Format>(
         });
     }
     if let Some(d) = instr.dpp {
-        // DPP: its own checks, then the lane plan gathers the staged src0.
-        let policy = policy::<F>(spec, wave, instr);
-        let plan = dpp::plan::<O, F>(spec, wave, instr, d)?;
-        if direct::<O, F>(spec, wave, instr, &policy, Some(&plan)) {
-            return Ok(());
-        }
-        return copied::<O, F>(spec, wave, instr, &policy, Some(&plan));
+        return execute_dpp::<O, F>(spec, wave, instr, d);
     }
     if operands_plainly_valid::<O, F>(spec, instr) {
-        if let Some(checked) = checked_shape(spec, wave, instr, shape_plainly_valid::<O, F>) {
-            let policy = checked.policy;
+        if let Some(policy) = checked_shape(spec, wave, instr, shape_plainly_valid::<O, F>) {
             if direct::<O, F>(spec, wave, instr, &policy, None) {
                 return Ok(());
             }
@@ -114,6 +107,30 @@ pub fn execute<O: Operation, F: Format>(
         return Ok(());
     }
     copied::<O, F>(spec, wave, instr, &policy, None)
+}
+
+/// [`execute`] of an instruction with DPP word `d`. Apart and never
+/// inlined: inlined, its code slowed the common path of [`execute`].
+#[inline(never)]
+fn execute_dpp<O: Operation, F: Format>(
+    spec: &TargetSpec,
+    wave: &mut Wave,
+    instr: &Instruction,
+    d: crate::dpp::Dpp,
+) -> Result<(), ExecError> {
+    // DPP: its own checks, then the lane plan gathers the staged src0.
+    if let Some((policy, plan)) = checked_dpp::<O, F>(spec, wave, instr, d) {
+        if direct::<O, F>(spec, wave, instr, &policy, Some(&plan)) {
+            return Ok(());
+        }
+        return copied::<O, F>(spec, wave, instr, &policy, Some(&plan));
+    }
+    let policy = policy::<F>(spec, wave, instr);
+    let plan = dpp::plan::<O, F>(spec, wave, instr, d)?;
+    if direct::<O, F>(spec, wave, instr, &policy, Some(&plan)) {
+        return Ok(());
+    }
+    copied::<O, F>(spec, wave, instr, &policy, Some(&plan))
 }
 
 /// The key of `instr`'s shape on `wave` under `spec` ([`CheckedShape`]).
@@ -131,7 +148,7 @@ fn shape_key(spec: &TargetSpec, wave: &Wave, instr: &Instruction) -> ShapeKey {
     }
 }
 
-/// The checked shape of FRACT/LDEXP `instr` (its policy) when
+/// The policy of FRACT/LDEXP `instr` from its checked shape when
 /// the part of the quick check that reads no register, `shape_valid`,
 /// accepts it: the wave's note of the last shape when the key matches,
 /// else `shape_valid` run and, on a generated target, noted. `None` means
@@ -142,13 +159,13 @@ fn checked_shape(
     wave: &mut Wave,
     instr: &Instruction,
     shape_valid: fn(&TargetSpec, &Wave, &Instruction) -> bool,
-) -> Option<CheckedShape> {
+) -> Option<Policy> {
     let key = shape_key(spec, wave, instr);
-    match wave.checked {
+    match &wave.checked {
         Some(c) if c.key == key => {
             #[cfg(test)]
             SHAPE_HITS.with(|h| h.set(h.get() + 1));
-            Some(c)
+            Some(c.policy)
         }
         _ => new_shape(spec, wave, instr, key, shape_valid),
     }
@@ -162,7 +179,7 @@ fn new_shape(
     instr: &Instruction,
     key: ShapeKey,
     shape_valid: fn(&TargetSpec, &Wave, &Instruction) -> bool,
-) -> Option<CheckedShape> {
+) -> Option<Policy> {
     if !shape_valid(spec, wave, instr) {
         return None;
     }
@@ -174,7 +191,70 @@ fn new_shape(
     if core::ptr::eq(spec, spec.target.spec()) {
         wave.checked = Some(checked);
     }
-    Some(checked)
+    Some(checked.policy)
+}
+
+/// The checked shape and lane plan of the DPP instruction `instr` (DPP
+/// word `d`), as [`dpp::plan`] would check and build them, when its
+/// operands pass the quick check: the wave's note of the last DPP shape
+/// when the key, the DPP word and EXEC match, else checked, built and (on
+/// a generated target, when the quick check accepts the base instruction)
+/// noted. `None` means "run the full check".
+#[inline(always)]
+fn checked_dpp<O: Operation, F: Format>(
+    spec: &TargetSpec,
+    wave: &mut Wave,
+    instr: &Instruction,
+    d: crate::dpp::Dpp,
+) -> Option<(Policy, dpp::Plan)> {
+    // The per-operand checks of `dpp::check` when the base is plain: the
+    // operands, and 16-bit halves that may not mix.
+    if !operands_plainly_valid::<O, F>(spec, instr) || dpp::mixed_halves_refused::<F>(spec, instr) {
+        return None;
+    }
+    let key = shape_key(spec, wave, instr);
+    let exec = wave.exec();
+    match &wave.checked_dpp {
+        Some(c) if c.shape.key == key && c.dpp == d && c.exec == exec => {
+            #[cfg(test)]
+            SHAPE_HITS.with(|h| h.set(h.get() + 1));
+            Some((c.shape.policy, c.plan))
+        }
+        _ => new_dpp_shape::<O, F>(spec, wave, instr, d, key),
+    }
+}
+
+/// [`checked_dpp`] on a miss: the full check and plan; noted when the
+/// base instruction's shape passes the quick check.
+#[inline(never)]
+fn new_dpp_shape<O: Operation, F: Format>(
+    spec: &TargetSpec,
+    wave: &mut Wave,
+    instr: &Instruction,
+    d: crate::dpp::Dpp,
+    key: ShapeKey,
+) -> Option<(Policy, dpp::Plan)> {
+    let e32 = matches!(instr.encoding, Encoding::Vop1 | Encoding::Vop2);
+    let shape_ok = if e32 {
+        shape_plainly_valid_e32_mods::<O, F>(spec, wave, instr)
+    } else {
+        shape_plainly_valid::<O, F>(spec, wave, instr)
+    };
+    if !shape_ok || !core::ptr::eq(spec, spec.target.spec()) {
+        return None;
+    }
+    let plan = dpp::plan::<O, F>(spec, wave, instr, d).ok()?;
+    let checked = CheckedDpp {
+        shape: CheckedShape {
+            key,
+            policy: shape_policy(spec, wave, instr),
+        },
+        dpp: d,
+        exec: wave.exec(),
+        plan,
+    };
+    wave.checked_dpp = Some(checked);
+    Some((checked.shape.policy, plan))
 }
 
 /// The policy of FRACT/LDEXP `instr` in its own result format, as
