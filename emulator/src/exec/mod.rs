@@ -52,6 +52,20 @@ thread_local! {
 pub(crate) fn shape_hits() -> usize {
     SHAPE_HITS.with(core::cell::Cell::get)
 }
+
+#[cfg(test)]
+thread_local! {
+    /// Test-only: how many DPP instructions this thread took from a
+    /// wave's checked DPP shape.
+    static DPP_SHAPE_HITS: core::cell::Cell<usize> = const { core::cell::Cell::new(0) };
+}
+
+/// Test-only: the DPP instructions this thread took from a wave's checked
+/// DPP shape so far.
+#[cfg(test)]
+pub(crate) fn dpp_shape_hits() -> usize {
+    DPP_SHAPE_HITS.with(core::cell::Cell::get)
+}
 #[cfg(test)]
 pub(crate) use write::fault;
 
@@ -217,7 +231,7 @@ fn checked_dpp<O: Operation, F: Format>(
     match &wave.checked_dpp {
         Some(c) if c.shape.key == key && c.dpp == d && c.exec == exec => {
             #[cfg(test)]
-            SHAPE_HITS.with(|h| h.set(h.get() + 1));
+            DPP_SHAPE_HITS.with(|h| h.set(h.get() + 1));
             Some((c.shape.policy, c.plan))
         }
         _ => new_dpp_shape::<O, F>(spec, wave, instr, d, key),

@@ -278,6 +278,7 @@ fn in_place_paths_match_the_general_path_on_random_instructions() {
     let (mut ran, mut failed) = (0usize, 0usize);
     let before = super::in_place_runs();
     let shapes_before = super::shape_hits();
+    let dpp_shapes_before = super::dpp_shape_hits();
     let hits_before = dpp::forget_plan();
     let mut last: Option<(Target, Instruction, Wave)> = None;
     for _ in 0..60_000 {
@@ -337,6 +338,7 @@ fn in_place_paths_match_the_general_path_on_random_instructions() {
     let in_place = super::in_place_runs() - before;
     let plan_hits = dpp::forget_plan() - hits_before;
     let shape_hits = super::shape_hits() - shapes_before;
+    let dpp_shape_hits = super::dpp_shape_hits() - dpp_shapes_before;
     // Both paths, the remembered DPP plans and checked shapes, and the
     // errors are exercised.
     assert!(
@@ -345,8 +347,9 @@ fn in_place_paths_match_the_general_path_on_random_instructions() {
             && in_place > 5_000
             && ran - in_place > 2_000
             && plan_hits > 500
-            && shape_hits > 300,
+            && shape_hits > 300
+            && dpp_shape_hits > 50,
         "ran {ran}, failed {failed}, in place {in_place}, DPP plans remembered {plan_hits}, \
-         checked shapes reused {shape_hits}"
+         checked shapes reused {shape_hits}, checked DPP shapes reused {dpp_shape_hits}"
     );
 }
