@@ -76,7 +76,9 @@ use crate::kernels::{Format, Modifiers, Policy};
 use crate::kernels::{Fract, Ldexp, Operation, WaveIo};
 use crate::target::{SdwaReservedBits, TargetSpec};
 use crate::validate::{Rule, Violation, E32_HALF_VGPRS};
-use crate::wave::{CheckedDpp, CheckedShape, ShapeKey, Wave, MAX_LANES, NUM_SGPRS, NUM_TTMPS, NUM_VGPRS};
+use crate::wave::{
+    CheckedDpp, CheckedShape, ShapeKey, Wave, MAX_LANES, NUM_SGPRS, NUM_TTMPS, NUM_VGPRS,
+};
 use operands::{read_exponent, read_float_source};
 use write::{copied, direct};
 
