@@ -110,7 +110,7 @@ pub fn execute<O: Operation, F: Format>(
         return execute_dpp::<O, F>(spec, wave, instr, d);
     }
     if operands_plainly_valid::<O, F>(spec, instr) {
-        if let Some(policy) = checked_shape(spec, wave, instr, shape_plainly_valid::<O, F>) {
+        if let Some(policy) = checked_shape(spec, wave, instr, shape_plainly_valid) {
             if direct::<O, F>(spec, wave, instr, &policy, None) {
                 return Ok(());
             }
@@ -252,9 +252,9 @@ fn new_dpp_shape<O: Operation, F: Format>(
 ) -> Option<(Policy, dpp::Plan)> {
     let e32 = matches!(instr.encoding, Encoding::Vop1 | Encoding::Vop2);
     let shape_ok = if e32 {
-        shape_plainly_valid_e32_mods::<O, F>(spec, wave, instr)
+        shape_plainly_valid_e32_mods(spec, wave, instr)
     } else {
-        shape_plainly_valid::<O, F>(spec, wave, instr)
+        shape_plainly_valid(spec, wave, instr)
     };
     if !shape_ok || !core::ptr::eq(spec, spec.target.spec()) {
         return None;
@@ -353,9 +353,9 @@ pub(crate) fn plainly_valid_but_dpp<O: Operation, F: Format>(
     e32_src0_mods: bool,
 ) -> bool {
     let shape = if e32_src0_mods {
-        shape_plainly_valid_e32_mods::<O, F>
+        shape_plainly_valid_e32_mods
     } else {
-        shape_plainly_valid::<O, F>
+        shape_plainly_valid
     };
     operands_plainly_valid::<O, F>(spec, instr) && shape(spec, wave, instr)
 }
@@ -363,25 +363,18 @@ pub(crate) fn plainly_valid_but_dpp<O: Operation, F: Format>(
 /// The part of [`plainly_valid`] that reads only what a [`ShapeKey`]
 /// holds (target, wave size, opcode, encoding, modifiers), not the
 /// operands.
-fn shape_plainly_valid<O: Operation, F: Format>(
-    spec: &TargetSpec,
-    wave: &Wave,
-    instr: &Instruction,
-) -> bool {
-    shape_valid_with::<O, F>(spec, wave, instr, false)
+fn shape_plainly_valid(spec: &TargetSpec, wave: &Wave, instr: &Instruction) -> bool {
+    shape_valid_with(spec, wave, instr, false)
 }
 
 /// [`shape_plainly_valid`] with src0 ABS/NEG allowed on an e32 word.
-fn shape_plainly_valid_e32_mods<O: Operation, F: Format>(
-    spec: &TargetSpec,
-    wave: &Wave,
-    instr: &Instruction,
-) -> bool {
-    shape_valid_with::<O, F>(spec, wave, instr, true)
+fn shape_plainly_valid_e32_mods(spec: &TargetSpec, wave: &Wave, instr: &Instruction) -> bool {
+    shape_valid_with(spec, wave, instr, true)
 }
 
+/// [`shape_plainly_valid`], src0 ABS/NEG on an e32 word allowed or not.
 #[inline(always)]
-fn shape_valid_with<O: Operation, F: Format>(
+fn shape_valid_with(
     spec: &TargetSpec,
     wave: &Wave,
     instr: &Instruction,
