@@ -390,6 +390,23 @@ impl DppLane {
     }
 }
 
+/// The lane plan of one DPP instruction in the form the executor's
+/// write-back uses (built and applied in `exec::dpp`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Plan {
+    /// The source lane of every lane (its own lane when it reads none),
+    /// or 64 for a written lane whose src0 is 0.
+    pub(crate) src: [u8; 64],
+    /// Written lanes whose src0 is 0.
+    pub(crate) zero: u64,
+    /// The lanes written: EXEC, masks and valid sources.
+    pub(crate) write: u64,
+    /// Zero-filled lanes that skip ABS/NEG (`dpp.zero_fill:
+    /// positive_zero` with a source modifier): they run under
+    /// the policy without source modifiers.
+    pub(crate) plain: u64,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

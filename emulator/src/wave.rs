@@ -1,9 +1,10 @@
 //! Wave state: VGPRs per lane, SGPRs, VCC, M0, EXEC and MODE: the registers
 //! a VALU instruction reads and writes.
 
+use crate::dpp::{Dpp, Plan};
 use crate::error::ExecError;
-use crate::instr::Special;
-use crate::kernels::Mode;
+use crate::instr::{Encoding, Opcode, Special, SrcMods};
+use crate::kernels::{Mode, Omod, Policy};
 use crate::target::{Target, WaveSize};
 
 /// VGPRs per lane a wave holds: v0..v255, 32 bits each per lane.
@@ -140,6 +141,62 @@ pub struct Wave {
     /// VGPRs written before the last `take_written` and since the last
     /// reset: with `written`, every VGPR that may be non-zero.
     dirty: RegisterSet,
+    /// The executor's note of the last instruction shape it checked on
+    /// this wave (not architectural state: equality ignores it).
+    pub(crate) checked: Option<CheckedShape>,
+    /// The same for the last DPP instruction shape, with its lane plan.
+    pub(crate) checked_dpp: Option<CheckedDpp>,
+}
+
+/// A DPP instruction shape the executor has checked: a [`CheckedShape`]
+/// whose key also holds the DPP word and EXEC, with the lane plan built
+/// for them.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct CheckedDpp {
+    /// The shape.
+    pub(crate) shape: CheckedShape,
+    /// The DPP word.
+    pub(crate) dpp: Dpp,
+    /// EXEC when the plan was built.
+    pub(crate) exec: u64,
+    /// The lane plan.
+    pub(crate) plan: Plan,
+}
+
+/// An instruction shape the executor has checked, and what it derived from
+/// it: everything but the register numbers (checked on every call) of an
+/// instruction that passed the quick check on a generated target, under
+/// one MODE and wave size. A later instruction with the same key needs only
+/// its registers checked, and reuses the policy.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct CheckedShape {
+    /// What the instruction, target and wave must match.
+    pub(crate) key: ShapeKey,
+    /// The policy built for the key.
+    pub(crate) policy: Policy,
+}
+
+/// The key of a [`CheckedShape`]: the generated target (by the address of
+/// its static spec), the wave size, MODE, and every field of the
+/// instruction the quick check or the policy reads but the registers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct ShapeKey {
+    /// The address of the target's generated spec.
+    pub(crate) spec: usize,
+    /// The wave size.
+    pub(crate) size: WaveSize,
+    /// MODE.
+    pub(crate) mode: Mode,
+    /// The opcode.
+    pub(crate) opcode: Opcode,
+    /// The encoding.
+    pub(crate) encoding: Encoding,
+    /// src0, src1, src2 ABS/NEG/sext.
+    pub(crate) mods: [SrcMods; 3],
+    /// CLAMP.
+    pub(crate) clamp: bool,
+    /// OMOD.
+    pub(crate) omod: Omod,
 }
 
 impl PartialEq for Wave {
@@ -188,6 +245,8 @@ impl Wave {
             extra: Extra::default(),
             written: Written::default(),
             dirty: RegisterSet::EMPTY,
+            checked: None,
+            checked_dpp: None,
         }
     }
 
@@ -209,6 +268,8 @@ impl Wave {
         self.extra = Extra::default();
         self.written = Written::default();
         self.dirty = RegisterSet::EMPTY;
+        self.checked = None;
+        self.checked_dpp = None;
     }
 
     /// The registers handed out for writing since the last call (or since

@@ -23,21 +23,7 @@ use crate::target::{
 };
 use crate::wave::{Wave, MAX_LANES};
 
-/// The lane plan of one DPP instruction in the form the write-back uses.
-#[derive(Clone, Copy)]
-pub(crate) struct Plan {
-    /// The source lane of every lane (its own lane when it reads none),
-    /// or [`ZERO`] for a written lane whose src0 is 0.
-    src: [u8; MAX_LANES],
-    /// Written lanes whose src0 is 0.
-    zero: u64,
-    /// The lanes written: EXEC, masks and valid sources.
-    pub(crate) write: u64,
-    /// Zero-filled lanes that skip ABS/NEG (`dpp.zero_fill:
-    /// positive_zero` with a source modifier): they run under
-    /// [`plain_policy`].
-    pub(crate) plain: u64,
-}
+pub(crate) use crate::dpp::Plan;
 
 /// The source index of a zero-filled lane: past every lane, so the gather
 /// reads 0 there ([`crate::kernels::GatheredIo`]).
@@ -224,6 +210,21 @@ fn check_with<F: Format>(
         ));
     }
     Ok(())
+}
+
+/// Whether `instr`'s 16-bit operands mix halves where `dpp.mixed_halves`
+/// says error (the last rule of [`check`]).
+#[inline]
+pub(super) fn mixed_halves_refused<F: Format>(spec: &TargetSpec, instr: &Instruction) -> bool {
+    let Operand::Vgpr {
+        part: src0_part, ..
+    } = instr.src0
+    else {
+        return false;
+    };
+    F::KIND == FormatKind::F16
+        && mixed_halves_error(spec)
+        && (mixed(instr.dst, src0_part, instr.src1) || mixed(instr.dst, src0_part, instr.src2))
 }
 
 fn mixed_halves_error(spec: &TargetSpec) -> bool {

@@ -38,6 +38,34 @@ pub(crate) fn count_in_place() {
 pub(crate) fn in_place_runs() -> usize {
     IN_PLACE_RUNS.with(core::cell::Cell::get)
 }
+
+#[cfg(test)]
+thread_local! {
+    /// Test-only: how many instructions this thread took from a wave's
+    /// checked shape.
+    static SHAPE_HITS: core::cell::Cell<usize> = const { core::cell::Cell::new(0) };
+}
+
+/// Test-only: the instructions this thread took from a wave's checked
+/// shape so far.
+#[cfg(test)]
+pub(crate) fn shape_hits() -> usize {
+    SHAPE_HITS.with(core::cell::Cell::get)
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Test-only: how many DPP instructions this thread took from a
+    /// wave's checked DPP shape.
+    static DPP_SHAPE_HITS: core::cell::Cell<usize> = const { core::cell::Cell::new(0) };
+}
+
+/// Test-only: the DPP instructions this thread took from a wave's checked
+/// DPP shape so far.
+#[cfg(test)]
+pub(crate) fn dpp_shape_hits() -> usize {
+    DPP_SHAPE_HITS.with(core::cell::Cell::get)
+}
 #[cfg(test)]
 pub(crate) use write::fault;
 
@@ -48,7 +76,9 @@ use crate::kernels::{Format, Modifiers, Policy};
 use crate::kernels::{Fract, Ldexp, Operation, WaveIo};
 use crate::target::{SdwaReservedBits, TargetSpec};
 use crate::validate::{Rule, Violation, E32_HALF_VGPRS};
-use crate::wave::{Wave, MAX_LANES, NUM_SGPRS, NUM_TTMPS, NUM_VGPRS};
+use crate::wave::{
+    CheckedDpp, CheckedShape, ShapeKey, Wave, MAX_LANES, NUM_SGPRS, NUM_TTMPS, NUM_VGPRS,
+};
 use operands::{read_exponent, read_float_source};
 use write::{copied, direct};
 
@@ -77,22 +107,189 @@ pub fn execute<O: Operation, F: Format>(
         });
     }
     if let Some(d) = instr.dpp {
-        // DPP: its own checks, then the lane plan gathers the staged src0.
-        let policy = policy::<F>(spec, wave, instr);
-        let plan = dpp::plan::<O, F>(spec, wave, instr, d)?;
-        if direct::<O, F>(spec, wave, instr, &policy, Some(&plan)) {
-            return Ok(());
+        return execute_dpp::<O, F>(spec, wave, instr, d);
+    }
+    if operands_plainly_valid::<O, F>(spec, instr) {
+        if let Some(policy) = checked_shape(spec, wave, instr, shape_plainly_valid) {
+            if direct::<O, F>(spec, wave, instr, &policy, None) {
+                return Ok(());
+            }
+            return copied::<O, F>(spec, wave, instr, &policy, None);
         }
-        return copied::<O, F>(spec, wave, instr, &policy, Some(&plan));
     }
-    if !plainly_valid::<O, F>(spec, wave, instr) {
-        validate(spec, wave, instr)?;
-    }
+    validate(spec, wave, instr)?;
     let policy = policy::<F>(spec, wave, instr);
     if direct::<O, F>(spec, wave, instr, &policy, None) {
         return Ok(());
     }
     copied::<O, F>(spec, wave, instr, &policy, None)
+}
+
+/// [`execute`] of an instruction with DPP word `d`. Apart and never
+/// inlined: inlined, its code slowed the common path of [`execute`].
+#[inline(never)]
+fn execute_dpp<O: Operation, F: Format>(
+    spec: &TargetSpec,
+    wave: &mut Wave,
+    instr: &Instruction,
+    d: crate::dpp::Dpp,
+) -> Result<(), ExecError> {
+    // DPP: its own checks, then the lane plan gathers the staged src0.
+    if let Some((policy, plan)) = checked_dpp::<O, F>(spec, wave, instr, d) {
+        if direct::<O, F>(spec, wave, instr, &policy, Some(&plan)) {
+            return Ok(());
+        }
+        return copied::<O, F>(spec, wave, instr, &policy, Some(&plan));
+    }
+    let policy = policy::<F>(spec, wave, instr);
+    let plan = dpp::plan::<O, F>(spec, wave, instr, d)?;
+    if direct::<O, F>(spec, wave, instr, &policy, Some(&plan)) {
+        return Ok(());
+    }
+    copied::<O, F>(spec, wave, instr, &policy, Some(&plan))
+}
+
+/// The key of `instr`'s shape on `wave` under `spec` ([`CheckedShape`]).
+#[inline(always)]
+fn shape_key(spec: &TargetSpec, wave: &Wave, instr: &Instruction) -> ShapeKey {
+    ShapeKey {
+        spec: core::ptr::from_ref(spec) as usize,
+        size: wave.size(),
+        mode: wave.mode(),
+        opcode: instr.opcode,
+        encoding: instr.encoding,
+        mods: [instr.src0_mods, instr.src1_mods, instr.src2_mods],
+        clamp: instr.clamp,
+        omod: instr.omod,
+    }
+}
+
+/// The policy of FRACT/LDEXP `instr` from its checked shape when
+/// the part of the quick check that reads no register, `shape_valid`,
+/// accepts it: the wave's note of the last shape when the key matches,
+/// else `shape_valid` run and, on a generated target, noted. `None` means
+/// "run the full check". The caller checks the registers itself.
+#[inline(always)]
+fn checked_shape(
+    spec: &TargetSpec,
+    wave: &mut Wave,
+    instr: &Instruction,
+    shape_valid: fn(&TargetSpec, &Wave, &Instruction) -> bool,
+) -> Option<Policy> {
+    let key = shape_key(spec, wave, instr);
+    match &wave.checked {
+        Some(c) if c.key == key => {
+            #[cfg(test)]
+            SHAPE_HITS.with(|h| h.set(h.get() + 1));
+            Some(c.policy)
+        }
+        _ => new_shape(spec, wave, instr, key, shape_valid),
+    }
+}
+
+/// [`checked_shape`] on a miss: check, build, note.
+#[inline(never)]
+fn new_shape(
+    spec: &TargetSpec,
+    wave: &mut Wave,
+    instr: &Instruction,
+    key: ShapeKey,
+    shape_valid: fn(&TargetSpec, &Wave, &Instruction) -> bool,
+) -> Option<Policy> {
+    if !shape_valid(spec, wave, instr) {
+        return None;
+    }
+    let checked = CheckedShape {
+        key,
+        policy: shape_policy(spec, wave, instr),
+    };
+    // Only a generated spec is a static whose address names it.
+    if core::ptr::eq(spec, spec.target.spec()) {
+        wave.checked = Some(checked);
+    }
+    Some(checked.policy)
+}
+
+/// The checked shape and lane plan of the DPP instruction `instr` (DPP
+/// word `d`), as [`dpp::plan`] would check and build them, when its
+/// operands pass the quick check: the wave's note of the last DPP shape
+/// when the key, the DPP word and EXEC match, else checked, built and (on
+/// a generated target, when the quick check accepts the base instruction)
+/// noted. `None` means "run the full check".
+#[inline(always)]
+fn checked_dpp<O: Operation, F: Format>(
+    spec: &TargetSpec,
+    wave: &mut Wave,
+    instr: &Instruction,
+    d: crate::dpp::Dpp,
+) -> Option<(Policy, dpp::Plan)> {
+    // The per-operand checks of `dpp::check` when the base is plain: the
+    // operands, and 16-bit halves that may not mix.
+    if !operands_plainly_valid::<O, F>(spec, instr) || dpp::mixed_halves_refused::<F>(spec, instr) {
+        return None;
+    }
+    let key = shape_key(spec, wave, instr);
+    let exec = wave.exec();
+    match &wave.checked_dpp {
+        Some(c) if c.shape.key == key && c.dpp == d && c.exec == exec => {
+            #[cfg(test)]
+            DPP_SHAPE_HITS.with(|h| h.set(h.get() + 1));
+            Some((c.shape.policy, c.plan))
+        }
+        _ => new_dpp_shape::<O, F>(spec, wave, instr, d, key),
+    }
+}
+
+/// [`checked_dpp`] on a miss: the full check and plan; noted when the
+/// base instruction's shape passes the quick check.
+#[inline(never)]
+fn new_dpp_shape<O: Operation, F: Format>(
+    spec: &TargetSpec,
+    wave: &mut Wave,
+    instr: &Instruction,
+    d: crate::dpp::Dpp,
+    key: ShapeKey,
+) -> Option<(Policy, dpp::Plan)> {
+    let e32 = matches!(instr.encoding, Encoding::Vop1 | Encoding::Vop2);
+    let shape_ok = if e32 {
+        shape_plainly_valid_e32_mods(spec, wave, instr)
+    } else {
+        shape_plainly_valid(spec, wave, instr)
+    };
+    if !shape_ok || !core::ptr::eq(spec, spec.target.spec()) {
+        return None;
+    }
+    let plan = dpp::plan::<O, F>(spec, wave, instr, d).ok()?;
+    let checked = CheckedDpp {
+        shape: CheckedShape {
+            key,
+            policy: shape_policy(spec, wave, instr),
+        },
+        dpp: d,
+        exec: wave.exec(),
+        plan,
+    };
+    wave.checked_dpp = Some(checked);
+    Some((checked.shape.policy, plan))
+}
+
+/// The policy of FRACT/LDEXP `instr` in its own result format, as
+/// [`policy`] builds it.
+fn shape_policy(spec: &TargetSpec, wave: &Wave, instr: &Instruction) -> Policy {
+    use crate::kernels::FormatKind as K;
+    use crate::kernels::{F16, F32, F64};
+    let mods = Modifiers {
+        abs: instr.src0_mods.abs,
+        neg: instr.src0_mods.neg,
+        omod: instr.omod,
+        clamp: instr.clamp,
+    };
+    let rules = spec.float_rules();
+    match instr.opcode.info().format {
+        K::F16 => Policy::new::<F16>(&rules, wave.mode(), mods),
+        K::F32 => Policy::new::<F32>(&rules, wave.mode(), mods),
+        K::F64 => Policy::new::<F64>(&rules, wave.mode(), mods),
+    }
 }
 
 /// The operation kind `O` runs (by its name), found at compile time.
@@ -136,7 +333,7 @@ fn kind_of<O: Operation>() -> Option<OperationKind> {
 /// False means "run `validate`", which finds the error if there is one.
 /// `check_tests` asserts it agrees with [`crate::validate::check`] over the
 /// fixtures and random instructions.
-#[inline]
+#[cfg(test)]
 pub(crate) fn plainly_valid<O: Operation, F: Format>(
     spec: &TargetSpec,
     wave: &Wave,
@@ -155,9 +352,52 @@ pub(crate) fn plainly_valid_but_dpp<O: Operation, F: Format>(
     instr: &Instruction,
     e32_src0_mods: bool,
 ) -> bool {
+    let shape = if e32_src0_mods {
+        shape_plainly_valid_e32_mods
+    } else {
+        shape_plainly_valid
+    };
+    operands_plainly_valid::<O, F>(spec, instr) && shape(spec, wave, instr)
+}
+
+/// The part of [`plainly_valid`] that reads only what a [`ShapeKey`]
+/// holds (target, wave size, opcode, encoding, modifiers), not the
+/// operands.
+fn shape_plainly_valid(spec: &TargetSpec, wave: &Wave, instr: &Instruction) -> bool {
+    shape_valid_with(spec, wave, instr, false)
+}
+
+/// [`shape_plainly_valid`] with src0 ABS/NEG allowed on an e32 word.
+fn shape_plainly_valid_e32_mods(spec: &TargetSpec, wave: &Wave, instr: &Instruction) -> bool {
+    shape_valid_with(spec, wave, instr, true)
+}
+
+/// [`shape_plainly_valid`], src0 ABS/NEG on an e32 word allowed or not.
+#[inline(always)]
+fn shape_valid_with(
+    spec: &TargetSpec,
+    wave: &Wave,
+    instr: &Instruction,
+    e32_src0_mods: bool,
+) -> bool {
     let enc = instr.encoding;
     let (m0, m1, m2) = (instr.src0_mods, instr.src1_mods, instr.src2_mods);
     let no_out_mods = !instr.clamp && instr.omod == crate::kernels::Omod::None;
+    (enc != Encoding::Sdwa)
+        & (enc.has_modifiers() || ((e32_src0_mods || (!m0.abs && !m0.neg)) && no_out_mods))
+        & !(m1.abs | m1.neg | m0.sext | m1.sext)
+        // FRACT and LDEXP have no src2 (nor its modifiers).
+        & !(m2.abs | m2.neg | m2.sext)
+        && spec.has_form(instr.opcode, enc)
+        && spec.supports_wave(wave.size())
+}
+
+/// The part of [`plainly_valid`] that reads the operands (and no more of
+/// the target than true16 and pair alignment): every one a VGPR in range,
+/// no SDWA, no src2, src1 exactly for LDEXP.
+#[inline(always)]
+fn operands_plainly_valid<O: Operation, F: Format>(spec: &TargetSpec, instr: &Instruction) -> bool {
+    let enc = instr.encoding;
     let vgpr = |op: Operand, width: u32| -> bool {
         let Operand::Vgpr { index, part } = op else {
             return false;
@@ -174,18 +414,10 @@ pub(crate) fn plainly_valid_but_dpp<O: Operation, F: Format>(
         None => !O::HAS_EXPONENT,
         Some(src1) => O::HAS_EXPONENT && vgpr(src1, if F::WIDTH == 16 { 16 } else { 32 }),
     };
-    instr.sdwa.is_none()
-        & (enc != Encoding::Sdwa)
-        & (enc.has_modifiers() || ((e32_src0_mods || (!m0.abs && !m0.neg)) && no_out_mods))
-        & !(m1.abs | m1.neg | m0.sext | m1.sext)
-        // FRACT and LDEXP have no src2 (nor its modifiers).
-        & !(m2.abs | m2.neg | m2.sext)
-        & instr.src2.is_none()
+    instr.sdwa.is_none() & instr.src2.is_none()
         && src1_ok
         && vgpr(instr.dst, F::WIDTH)
         && vgpr(instr.src0, F::WIDTH)
-        && spec.has_form(instr.opcode, enc)
-        && spec.supports_wave(wave.size())
 }
 
 /// The raw src0 bits and the exponent operand of one lane of `instr`, as

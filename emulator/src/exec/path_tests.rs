@@ -277,14 +277,18 @@ fn in_place_paths_match_the_general_path_on_random_instructions() {
     let mut r = Rng(0x1a_91ace);
     let (mut ran, mut failed) = (0usize, 0usize);
     let before = super::in_place_runs();
+    let shapes_before = super::shape_hits();
+    let dpp_shapes_before = super::dpp_shape_hits();
     let hits_before = dpp::forget_plan();
     let mut last: Option<(Target, Instruction, Wave)> = None;
     for _ in 0..60_000 {
         let mut target = r.pick(&Target::ALL);
         let mut instr = instruction(&mut r, target.spec());
         let mut start = wave(&mut r, target.spec());
-        // Half the time the last DPP word again on the same wave, other
-        // registers: the remembered DPP plan is used.
+        // Half the time the last DPP word again on the same wave as the
+        // last instruction left it, other registers: the remembered DPP
+        // plan is used, and with the same modifiers too the wave's checked
+        // shape.
         if let Some((t, i, w)) = last.as_ref().filter(|_| r.one_in(2)) {
             target = *t;
             instr = Instruction {
@@ -294,6 +298,15 @@ fn in_place_paths_match_the_general_path_on_random_instructions() {
                 sdwa: i.sdwa,
                 ..instruction_of(&mut r, target.spec(), i.opcode, i.encoding)
             };
+            if r.one_in(2) {
+                instr = Instruction {
+                    src1_mods: i.src1_mods,
+                    src2_mods: i.src2_mods,
+                    clamp: i.clamp,
+                    omod: i.omod,
+                    ..instr
+                };
+            }
             start = w.clone();
             // Now and then under another EXEC or MODE: a new plan.
             if r.one_in(3) {
@@ -309,7 +322,6 @@ fn in_place_paths_match_the_general_path_on_random_instructions() {
         // The general path builds its DPP plan anew.
         dpp::forget_plan();
         let want = general(spec, &mut slow, &instr);
-        last = Some((target, instr, start));
         assert_eq!(got, want, "{target} {instr:?}");
         assert_eq!(fast, slow, "{target} {instr:?}: the waves differ");
         if got.is_ok() {
@@ -321,16 +333,23 @@ fn in_place_paths_match_the_general_path_on_random_instructions() {
         }
         ran += usize::from(got.is_ok());
         failed += usize::from(got.is_err());
+        last = Some((target, instr, fast));
     }
     let in_place = super::in_place_runs() - before;
     let plan_hits = dpp::forget_plan() - hits_before;
-    // Both paths, the remembered DPP plans and the errors are exercised.
+    let shape_hits = super::shape_hits() - shapes_before;
+    let dpp_shape_hits = super::dpp_shape_hits() - dpp_shapes_before;
+    // Both paths, the remembered DPP plans and checked shapes, and the
+    // errors are exercised.
     assert!(
         ran > 10_000
             && failed > 1_000
             && in_place > 5_000
             && ran - in_place > 2_000
-            && plan_hits > 500,
-        "ran {ran}, failed {failed}, in place {in_place}, DPP plans remembered {plan_hits}"
+            && plan_hits > 500
+            && shape_hits > 300
+            && dpp_shape_hits > 50,
+        "ran {ran}, failed {failed}, in place {in_place}, DPP plans remembered {plan_hits}, \
+         checked shapes reused {shape_hits}, checked DPP shapes reused {dpp_shape_hits}"
     );
 }
