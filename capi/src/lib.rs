@@ -249,6 +249,45 @@ pub(crate) fn usable_array<T>(ptr: *const T, n: usize) -> Option<core::ops::Rang
     (n > 0 && start != 0 && start.is_multiple_of(core::mem::align_of::<T>())).then_some(start..end)
 }
 
+/// The most elements a per-call fast path takes: `n` elements of up to 8
+/// bytes then span at most `isize::MAX` bytes, so no size overflows.
+pub(crate) const FAST_MAX_LANES: usize = isize::MAX as usize / 8;
+
+/// Whether `n` lanes (`0 < n <= FAST_MAX_LANES`, checked by the caller)
+/// may take a fast path: the test of the common case, with no branch and
+/// no message.
+#[inline(always)]
+pub(crate) fn fast_lanes(n: usize) -> bool {
+    n.wrapping_sub(1) < FAST_MAX_LANES
+}
+
+/// Whether an array of `n` elements at `ptr` (with [`fast_lanes`]`(n)`)
+/// is one [`check_array`] accepts (non-NULL, aligned, ending inside the
+/// address space) and lies apart from the byte range `dst` (`dst.0..dst.1`).
+/// Computed without branches for the per-call fast paths; when it is
+/// false, the full checks name the error. (With `n` above
+/// `FAST_MAX_LANES` the answer is meaningless: the caller's test of
+/// `fast_lanes` fails then.)
+#[inline(always)]
+pub(crate) fn fast_array<T>(ptr: *const T, n: usize, dst: (usize, usize)) -> bool {
+    let start = ptr as usize;
+    let end = start.wrapping_add(n.wrapping_mul(core::mem::size_of::<T>()));
+    (start != 0)
+        & start.is_multiple_of(core::mem::align_of::<T>())
+        & (end > start)
+        & ((end <= dst.0) | (dst.1 <= start))
+}
+
+/// The byte range of `dst` for [`fast_array`], and whether it passes
+/// [`check_array`] (as [`fast_array`] without the overlap test).
+#[inline(always)]
+pub(crate) fn fast_dst<T>(ptr: *const T, n: usize) -> ((usize, usize), bool) {
+    let start = ptr as usize;
+    let end = start.wrapping_add(n.wrapping_mul(core::mem::size_of::<T>()));
+    let ok = (start != 0) & start.is_multiple_of(core::mem::align_of::<T>()) & (end > start);
+    ((start, end), ok)
+}
+
 /// Write `text` and a NUL into `buf` (capacity `cap` bytes), and its length
 /// (without the NUL) into `*len` when `len` is not NULL.
 ///
