@@ -7,8 +7,7 @@ use amdgpu_valu::lanes::{self, ArithMods, ArithOp, LaneBits, LaneOp, Prepared};
 use amdgpu_valu::{Omod, Target};
 
 use crate::{
-    check_array, fast_array, fast_dst, fast_lanes, guard, slice, slice_mut, target, AvaluStatus,
-    Error,
+    check_array, fast_arrays, fast_other, guard, slice, slice_mut, target, AvaluStatus, Error,
 };
 
 /// The VOP3 modifiers of one arithmetic instruction, as the encoding holds
@@ -84,14 +83,16 @@ unsafe fn run<T: LaneBits>(
     n: usize,
 ) -> Result<(), Error> {
     let k = op.sources();
-    let (dst_r, dst_ok) = fast_dst(dst.cast_const(), n);
     let [s0, s1, s2] = srcs;
-    let fast = fast_lanes(n)
-        & dst_ok
-        & fast_array(s0, n, dst_r)
-        & fast_array(s1, n, dst_r)
-        & ((k < 3) | fast_array(s2, n, dst_r))
-        & (exec.is_null() | fast_array(exec, n.div_ceil(CHUNK), dst_r))
+    let d = dst.cast_const();
+    let arrays = if k == 3 {
+        fast_arrays(d, [s0, s1, s2], n)
+    } else {
+        fast_arrays(d, [s0, s1], n)
+    };
+    let dst_bytes = n.wrapping_mul(core::mem::size_of::<T>());
+    let fast = arrays
+        & (exec.is_null() || fast_other(d, dst_bytes, exec, n.div_ceil(CHUNK)))
         & (mods.omod <= 3)
         & (mods.abs <= 7)
         & (mods.neg <= 7);

@@ -8,8 +8,7 @@ use amdgpu_valu::lanes::{self, LaneBits, LaneMods, LaneOp, Prepared};
 use amdgpu_valu::{Omod, Target};
 
 use crate::{
-    check_array, fast_array, fast_dst, fast_lanes, guard, slice, slice_mut, target, AvaluStatus,
-    Error,
+    check_array, fast_arrays, fast_other, guard, slice, slice_mut, target, AvaluStatus, Error,
 };
 
 /// The VOP3 modifiers of one instruction. A nonzero `abs`, `neg` or
@@ -73,12 +72,10 @@ unsafe fn run<T: LaneBits, const LDEXP: bool>(
     n: usize,
 ) -> AvaluStatus {
     guard(move || {
-        let (dst_r, dst_ok) = fast_dst(dst.cast_const(), n);
-        let fast = fast_lanes(n)
-            & dst_ok
-            & fast_array(src, n, dst_r)
-            & (!LDEXP | fast_array(exp, n, dst_r))
-            & (exec.is_null() | fast_array(exec, n.div_ceil(CHUNK), dst_r))
+        let dst_bytes = n.wrapping_mul(core::mem::size_of::<T>());
+        let fast = fast_arrays(dst.cast_const(), [src], n)
+            & (!LDEXP | fast_other(dst.cast_const(), dst_bytes, exp, n))
+            & (exec.is_null() || fast_other(dst.cast_const(), dst_bytes, exec, n.div_ceil(CHUNK)))
             & (mods.omod <= 3);
         let target = Target::ALL.get(target_id as usize);
         let (true, Some(&target)) = (fast, target) else {
