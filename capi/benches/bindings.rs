@@ -435,6 +435,49 @@ impl<T: Lane> RowData<T> {
         assert_eq!(s, amdgpu_valu_capi::AvaluStatus::Ok);
     }
 
+    /// The C API's one-shot FRACT/LDEXP function called from Rust (linked
+    /// as an rlib): the C entry's cost against the lane API in one
+    /// process (`BINDINGS_QUICK`); other operations run `capi`.
+    fn capi_oneshot(&self, off: usize, d: &mut [T]) {
+        use amdgpu_valu_capi::lanes as c;
+        if !matches!(self.op, LaneOp::Fract | LaneOp::Ldexp) {
+            return self.capi(off, d);
+        }
+        let ldexp = self.op == LaneOp::Ldexp;
+        let id = Target::ALL.iter().position(|&t| t == TARGET).unwrap_or(0) as u32;
+        let m = c::AvaluMods::default();
+        let (src, exp, n) = (
+            self.src[0][off..].as_ptr(),
+            self.exp[off..].as_ptr(),
+            d.len(),
+        );
+        let (none, dst) = (std::ptr::null(), d.as_mut_ptr());
+        // SAFETY: every array holds at least n elements from its pointer.
+        let s = unsafe {
+            match (T::FORMAT, ldexp) {
+                (FormatKind::F16, false) => {
+                    c::avalu_fract_f16(id, MODE, m, none, src.cast(), dst.cast(), n)
+                }
+                (FormatKind::F32, false) => {
+                    c::avalu_fract_f32(id, MODE, m, none, src.cast(), dst.cast(), n)
+                }
+                (FormatKind::F64, false) => {
+                    c::avalu_fract_f64(id, MODE, m, none, src.cast(), dst.cast(), n)
+                }
+                (FormatKind::F16, true) => {
+                    c::avalu_ldexp_f16(id, MODE, m, none, src.cast(), exp, dst.cast(), n)
+                }
+                (FormatKind::F32, true) => {
+                    c::avalu_ldexp_f32(id, MODE, m, none, src.cast(), exp, dst.cast(), n)
+                }
+                (FormatKind::F64, true) => {
+                    c::avalu_ldexp_f64(id, MODE, m, none, src.cast(), exp, dst.cast(), n)
+                }
+            }
+        };
+        assert_eq!(s, amdgpu_valu_capi::AvaluStatus::Ok);
+    }
+
     /// `n` passes of one side's 64-lane calls over the ring, for
     /// instruction counts (`BINDINGS_CALLS`, see `main`).
     #[inline(never)]
@@ -457,8 +500,8 @@ impl<T: Lane> RowData<T> {
     /// The fastest of many interleaved passes of each side's 64-lane calls,
     /// Mlanes/s: bare, lanes, Prepared, C API from Rust, bare on the lane
     /// API's container (`BINDINGS_QUICK`).
-    fn quick(&self) -> [f64; 5] {
-        let mut best = [f64::INFINITY; 5];
+    fn quick(&self) -> [f64; 6] {
+        let mut best = [f64::INFINITY; 6];
         let mut d = vec![T::default(); RING];
         for _ in 0..400 {
             for (side, b) in best.iter_mut().enumerate() {
@@ -470,6 +513,7 @@ impl<T: Lane> RowData<T> {
                         1 => self.lanes(r.clone(), &mut d[r]),
                         2 => self.prepared(r.clone(), &mut d[r]),
                         3 => self.capi(off, &mut d[r]),
+                        4 => self.capi_oneshot(off, &mut d[r]),
                         _ => self.bare_arrays(off, &mut d[r]),
                     }
                 }
@@ -493,7 +537,7 @@ enum AnyRow {
 }
 
 impl AnyRow {
-    fn quick(&self) -> [f64; 5] {
+    fn quick(&self) -> [f64; 6] {
         match self {
             AnyRow::F16(r) => r.quick(),
             AnyRow::F32(r) => r.quick(),
@@ -645,22 +689,24 @@ fn main() {
     // BINDINGS_QUICK=1: per row, the fastest of many interleaved passes of
     // the Rust sides' 64-lane calls (a quick look while changing code).
     if std::env::var_os("BINDINGS_QUICK").is_some() {
-        println!("row: bare lanes Prepared capi-from-Rust bare-on-LaneArrays (Mlanes/s, fastest pass); lanes:bare Prepared:bare capi:Prepared LaneArrays:bare");
+        println!("row: bare lanes Prepared capi-prepared-from-Rust capi-one-shot-from-Rust bare-on-LaneArrays (Mlanes/s, fastest pass); lanes:bare Prepared:bare capi-prepared:Prepared capi-one-shot:lanes LaneArrays:bare");
         for (r, row) in &rows {
             let (o, f) = ROWS[*r];
             let v = row.quick();
             println!(
-                "{}: {:.0} {:.0} {:.0} {:.0} {:.0}; {:.2} {:.2} {:.2} {:.2}",
+                "{}: {:.0} {:.0} {:.0} {:.0} {:.0} {:.0}; {:.2} {:.2} {:.2} {:.2} {:.2}",
                 row_name(o, f),
                 v[0],
                 v[1],
                 v[2],
                 v[3],
                 v[4],
+                v[5],
                 v[1] / v[0],
                 v[2] / v[0],
                 v[3] / v[2],
-                v[4] / v[0]
+                v[4] / v[1],
+                v[5] / v[0]
             );
         }
         let _ = std::fs::remove_dir_all(&dir);

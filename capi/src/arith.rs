@@ -4,9 +4,11 @@
 //! into `dst`).
 
 use amdgpu_valu::lanes::{self, ArithMods, ArithOp, LaneBits, LaneOp, Prepared};
-use amdgpu_valu::Omod;
+use amdgpu_valu::{Omod, Target};
 
-use crate::{check_array, guard, slice, slice_mut, target, AvaluStatus, Error};
+use crate::{
+    check_array, fast_arrays, fast_other, guard, slice, slice_mut, target, AvaluStatus, Error,
+};
 
 /// The VOP3 modifiers of one arithmetic instruction, as the encoding holds
 /// them. `abs` and `neg` are 3-bit masks, bit 0 for src0, bit 1 for src1
@@ -58,16 +60,95 @@ fn overlap(a: &core::ops::Range<usize>, b: &core::ops::Range<usize>) -> bool {
     a.start < b.end && b.start < a.end
 }
 
-/// One arithmetic call: check every pointer and length, then run the lanes
-/// in place of the caller's arrays (or through chunk copies when `dst` is
-/// one of the sources).
+/// One arithmetic call, the common case first: `n` above 0, every source
+/// the operation reads (and `exec`) usable and apart from `dst`, the
+/// target and modifiers valid (tested without a branch per array or a
+/// message), then the lane API on the caller's arrays; anything else (an
+/// error, an empty call, `dst` one of the sources) through
+/// [`run_checked`], which makes every check in turn and names the failing
+/// one. `op` is a constant at each entry, so the source count folds.
+///
+/// # Safety
+/// As [`run_checked`].
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+unsafe fn run<T: LaneBits>(
+    op: ArithOp,
+    target_id: u32,
+    mode: u32,
+    mods: AvaluArithMods,
+    exec: *const u64,
+    srcs: [*const T; 3],
+    dst: *mut T,
+    n: usize,
+) -> Result<(), Error> {
+    let k = op.sources();
+    let [s0, s1, s2] = srcs;
+    let d = dst.cast_const();
+    let arrays = if k == 3 {
+        fast_arrays(d, [s0, s1, s2], n)
+    } else {
+        fast_arrays(d, [s0, s1], n)
+    };
+    let dst_bytes = n.wrapping_mul(core::mem::size_of::<T>());
+    let fast = arrays
+        & (exec.is_null() || fast_other(d, dst_bytes, exec, n.div_ceil(CHUNK)))
+        & (mods.omod <= 3)
+        & (mods.abs <= 7)
+        & (mods.neg <= 7);
+    let target = Target::ALL.get(target_id as usize);
+    let (true, Some(&target)) = (fast, target) else {
+        // SAFETY: forwarded caller contract.
+        return unsafe { run_checked(op, target_id, mode, mods, exec, srcs, dst, n) };
+    };
+    let mask = |bits: u8| [0, 1, 2].map(|i| bits >> i & 1 != 0);
+    let mods = ArithMods {
+        abs: mask(mods.abs),
+        neg: mask(mods.neg),
+        omod: Omod::from_field(u32::from(mods.omod)),
+        clamp: mods.clamp != 0,
+    };
+    // SAFETY: every source the operation reads checked non-NULL, aligned
+    // and not overflowing (n > 0), and dst overlaps none of them; valid by
+    // the caller's contract.
+    let (a, b, dst) = unsafe {
+        (
+            core::slice::from_raw_parts(s0, n),
+            core::slice::from_raw_parts(s1, n),
+            core::slice::from_raw_parts_mut(dst, n),
+        )
+    };
+    let three;
+    let srcs: &[&[T]] = if k == 3 {
+        // SAFETY: as above.
+        three = [a, b, unsafe { core::slice::from_raw_parts(s2, n) }];
+        &three
+    } else {
+        three = [a, b, b];
+        three.get(..2).unwrap_or(&[])
+    };
+    if exec.is_null() {
+        lanes::arith(op, target, mode, mods, srcs, dst)?;
+    } else {
+        // SAFETY: as above.
+        let e = unsafe { core::slice::from_raw_parts(exec, n.div_ceil(CHUNK)) };
+        lanes::arith_exec(op, target, mode, mods, e, srcs, dst)?;
+    }
+    Ok(())
+}
+
+/// One arithmetic call with every check in turn (the first failing one
+/// named), then the lanes in place of the caller's arrays (or through
+/// chunk copies when `dst` is one of the sources).
 ///
 /// # Safety
 /// As the public functions: each non-NULL pointer of `srcs` (the first
 /// `op.sources()`) and `dst` is valid for `n` elements, `exec` NULL or
 /// valid for `ceil(n / 64)` words.
 #[allow(clippy::too_many_arguments)]
-unsafe fn run<T: LaneBits>(
+#[inline(never)]
+#[cold]
+unsafe fn run_checked<T: LaneBits>(
     op: ArithOp,
     target_id: u32,
     mode: u32,

@@ -5,9 +5,11 @@
 use core::ops::Range;
 
 use amdgpu_valu::lanes::{self, LaneBits, LaneMods, LaneOp, Prepared};
-use amdgpu_valu::Omod;
+use amdgpu_valu::{Omod, Target};
 
-use crate::{check_array, guard, slice, slice_mut, target, usable_array, AvaluStatus, Error};
+use crate::{
+    check_array, fast_arrays, fast_other, guard, slice, slice_mut, target, AvaluStatus, Error,
+};
 
 /// The VOP3 modifiers of one instruction. A nonzero `abs`, `neg` or
 /// `clamp` turns the modifier on; `omod` is the 2-bit OMOD field (0 none,
@@ -48,24 +50,18 @@ fn overlap(a: &Range<usize>, b: &Range<usize>) -> bool {
     a.start < b.end && b.start < a.end
 }
 
-/// One call of the lane API: check every pointer and length, then run the
-/// lanes in place of the caller's arrays (or through chunk copies when
-/// `dst` is the same array as `src` or `exp`).
-///
-/// # Safety
-/// As the public functions: each non-NULL pointer is valid for its `n`
-/// (EXEC: `ceil(n / 64)`) elements.
-/// One call, the common case first: every array usable and apart from
-/// `dst`, the target and modifiers valid; anything else (an error, an
-/// empty call, `dst` the same array as a source) through [`run_checked`],
-/// which makes every check again and names the failing one.
+/// One call, the common case first: `n` above 0, every array usable and
+/// apart from `dst`, the target and modifiers valid (tested without a
+/// branch or a message), then the lane API on the caller's arrays;
+/// anything else (an error, an empty call, `dst` the same array as a
+/// source) through [`run_checked`], which makes every check in turn and
+/// names the failing one. `LDEXP`: the operation reads `exp`.
 ///
 /// # Safety
 /// As [`run_checked`].
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-unsafe fn run<T: LaneBits>(
-    ldexp: bool,
+unsafe fn run<T: LaneBits, const LDEXP: bool>(
     target_id: u32,
     mode: u32,
     mods: AvaluMods,
@@ -74,51 +70,56 @@ unsafe fn run<T: LaneBits>(
     exp: *const i32,
     dst: *mut T,
     n: usize,
-) -> Result<(), Error> {
-    let fast = (|| {
-        let dst_r = usable_array(dst.cast_const(), n)?;
-        let apart = |r: Range<usize>| (!overlap(&r, &dst_r)).then_some(());
-        apart(usable_array(src, n)?)?;
-        if ldexp {
-            apart(usable_array(exp, n)?)?;
-        }
-        if !exec.is_null() {
-            apart(usable_array(exec, n.div_ceil(CHUNK))?)?;
-        }
-        Some((target(target_id).ok()?, lane_mods(mods).ok()?))
-    })();
-    let Some((target, mods)) = fast else {
-        // SAFETY: forwarded caller contract.
-        return unsafe { run_checked(ldexp, target_id, mode, mods, exec, src, exp, dst, n) };
-    };
-    // SAFETY: every array checked non-NULL, aligned, not overflowing
-    // (n > 0), and dst overlaps none of the others; valid by the caller's
-    // contract.
-    let (src, dst) = unsafe {
-        (
-            core::slice::from_raw_parts(src, n),
-            core::slice::from_raw_parts_mut(dst, n),
-        )
-    };
-    let exec = (!exec.is_null()).then(|| {
-        // SAFETY: as above.
-        unsafe { core::slice::from_raw_parts(exec, n.div_ceil(CHUNK)) }
-    });
-    match (ldexp, exec) {
-        (false, None) => lanes::fract(target, mode, mods, src, dst)?,
-        (false, Some(e)) => lanes::fract_exec(target, mode, mods, e, src, dst)?,
-        (true, None) => {
+) -> AvaluStatus {
+    guard(move || {
+        let dst_bytes = n.wrapping_mul(core::mem::size_of::<T>());
+        let fast = fast_arrays(dst.cast_const(), [src], n)
+            & (!LDEXP | fast_other(dst.cast_const(), dst_bytes, exp, n))
+            & (exec.is_null() || fast_other(dst.cast_const(), dst_bytes, exec, n.div_ceil(CHUNK)))
+            & (mods.omod <= 3);
+        let target = Target::ALL.get(target_id as usize);
+        let (true, Some(&target)) = (fast, target) else {
+            // SAFETY: forwarded caller contract.
+            return unsafe { run_checked(LDEXP, target_id, mode, mods, exec, src, exp, dst, n) };
+        };
+        let mods = LaneMods {
+            abs: mods.abs != 0,
+            neg: mods.neg != 0,
+            omod: Omod::from_field(u32::from(mods.omod)),
+            clamp: mods.clamp != 0,
+        };
+        // SAFETY: every array the call reads checked non-NULL, aligned and
+        // not overflowing (n > 0), and dst overlaps none of the others;
+        // valid by the caller's contract.
+        let (src, dst) = unsafe {
+            (
+                core::slice::from_raw_parts(src, n),
+                core::slice::from_raw_parts_mut(dst, n),
+            )
+        };
+        let exp: &[i32] = if LDEXP {
             // SAFETY: as above.
-            let exp = unsafe { core::slice::from_raw_parts(exp, n) };
-            lanes::ldexp(target, mode, mods, src, exp, dst)?
-        }
-        (true, Some(e)) => {
+            unsafe { core::slice::from_raw_parts(exp, n) }
+        } else {
+            &[]
+        };
+        if exec.is_null() {
+            if LDEXP {
+                lanes::ldexp(target, mode, mods, src, exp, dst)?
+            } else {
+                lanes::fract(target, mode, mods, src, dst)?
+            }
+        } else {
             // SAFETY: as above.
-            let exp = unsafe { core::slice::from_raw_parts(exp, n) };
-            lanes::ldexp_exec(target, mode, mods, e, src, exp, dst)?
+            let e = unsafe { core::slice::from_raw_parts(exec, n.div_ceil(CHUNK)) };
+            if LDEXP {
+                lanes::ldexp_exec(target, mode, mods, e, src, exp, dst)?
+            } else {
+                lanes::fract_exec(target, mode, mods, e, src, dst)?
+            }
         }
-    }
-    Ok(())
+        Ok(())
+    })
 }
 
 /// One call with every check in turn (the first failing one named).
@@ -268,7 +269,7 @@ pub unsafe extern "C" fn avalu_fract_f16(
 ) -> AvaluStatus {
     let exp = core::ptr::null();
     // SAFETY: forwarded caller contract.
-    guard(|| unsafe { run(false, target, mode, mods, exec, src, exp, dst, n) })
+    unsafe { run::<_, false>(target, mode, mods, exec, src, exp, dst, n) }
 }
 
 /// V_LDEXP_F16 over `n` lanes: `dst[i] = src[i] * 2^exp[i]` as the VOP3 form
@@ -294,7 +295,7 @@ pub unsafe extern "C" fn avalu_ldexp_f16(
     n: usize,
 ) -> AvaluStatus {
     // SAFETY: forwarded caller contract.
-    guard(|| unsafe { run(true, target, mode, mods, exec, src, exp, dst, n) })
+    unsafe { run::<_, true>(target, mode, mods, exec, src, exp, dst, n) }
 }
 
 /// V_FRACT_F32 over `n` lanes: `dst[i] = FRACT(src[i])` as the VOP3 form on
@@ -319,7 +320,7 @@ pub unsafe extern "C" fn avalu_fract_f32(
 ) -> AvaluStatus {
     let exp = core::ptr::null();
     // SAFETY: forwarded caller contract.
-    guard(|| unsafe { run(false, target, mode, mods, exec, src, exp, dst, n) })
+    unsafe { run::<_, false>(target, mode, mods, exec, src, exp, dst, n) }
 }
 
 /// V_LDEXP_F32 over `n` lanes: `dst[i] = src[i] * 2^exp[i]` as the VOP3 form
@@ -345,7 +346,7 @@ pub unsafe extern "C" fn avalu_ldexp_f32(
     n: usize,
 ) -> AvaluStatus {
     // SAFETY: forwarded caller contract.
-    guard(|| unsafe { run(true, target, mode, mods, exec, src, exp, dst, n) })
+    unsafe { run::<_, true>(target, mode, mods, exec, src, exp, dst, n) }
 }
 
 /// V_FRACT_F64 over `n` lanes: `dst[i] = FRACT(src[i])` as the VOP3 form on
@@ -370,7 +371,7 @@ pub unsafe extern "C" fn avalu_fract_f64(
 ) -> AvaluStatus {
     let exp = core::ptr::null();
     // SAFETY: forwarded caller contract.
-    guard(|| unsafe { run(false, target, mode, mods, exec, src, exp, dst, n) })
+    unsafe { run::<_, false>(target, mode, mods, exec, src, exp, dst, n) }
 }
 
 /// V_LDEXP_F64 over `n` lanes: `dst[i] = src[i] * 2^exp[i]` as the VOP3 form
@@ -396,5 +397,5 @@ pub unsafe extern "C" fn avalu_ldexp_f64(
     n: usize,
 ) -> AvaluStatus {
     // SAFETY: forwarded caller contract.
-    guard(|| unsafe { run(true, target, mode, mods, exec, src, exp, dst, n) })
+    unsafe { run::<_, true>(target, mode, mods, exec, src, exp, dst, n) }
 }

@@ -249,6 +249,59 @@ pub(crate) fn usable_array<T>(ptr: *const T, n: usize) -> Option<core::ops::Rang
     (n > 0 && start != 0 && start.is_multiple_of(core::mem::align_of::<T>())).then_some(start..end)
 }
 
+/// The most elements a per-call fast path takes: `n` elements of up to 8
+/// bytes then span at most `isize::MAX` bytes, so no size overflows.
+pub(crate) const FAST_MAX_LANES: usize = isize::MAX as usize / 8;
+
+/// Whether `bytes` bytes at address `start` are a usable array for a
+/// per-call fast path: non-NULL and ending inside the address space
+/// (`1 <= start <= usize::MAX - bytes`), in one comparison.
+#[inline(always)]
+fn inside(start: usize, bytes: usize) -> bool {
+    start.wrapping_sub(1) < !bytes
+}
+
+/// Whether an array of `n` elements at `ptr` is aligned for `T`.
+#[inline(always)]
+fn aligned<T>(ptr: *const T) -> bool {
+    ptr as usize & (core::mem::align_of::<T>() - 1) == 0
+}
+
+/// The common case of a lane call, tested in a few instructions with no
+/// message built: `n` in `1..=FAST_MAX_LANES`, and `dst` and each of
+/// `srcs` (arrays of `n` elements of `T`) non-NULL, aligned, inside the
+/// address space, each source apart from `dst` (sources may overlap one
+/// another: they are only read). When it is false, the full checks name
+/// the error.
+#[inline(always)]
+pub(crate) fn fast_arrays<T, const K: usize>(dst: *const T, srcs: [*const T; K], n: usize) -> bool {
+    let bytes = n.wrapping_mul(core::mem::size_of::<T>());
+    let d = dst as usize;
+    let mut ok = (n.wrapping_sub(1) < FAST_MAX_LANES) & inside(d, bytes) & aligned(dst);
+    for src in srcs {
+        let s = src as usize;
+        // Two ranges of `bytes` are apart when `s - d` (wrapping) lies
+        // outside `-(bytes - 1)..=bytes - 1`. (Wrapping throughout: with
+        // `n` 0 or too large the test above fails and this is unused.)
+        let apart = s.wrapping_sub(d).wrapping_add(bytes.wrapping_sub(1))
+            >= bytes.wrapping_mul(2).wrapping_sub(1);
+        ok &= inside(s, bytes) & aligned(src) & apart;
+    }
+    ok
+}
+
+/// Whether an array of `len` elements of `U` at `ptr` (LDEXP's exponents,
+/// the EXEC words: another element type than `dst`'s) is non-NULL,
+/// aligned, inside the address space and apart from the `dst_bytes` bytes
+/// at `dst`; for the fast paths, with [`fast_arrays`] true.
+#[inline(always)]
+pub(crate) fn fast_other<T, U>(dst: *const T, dst_bytes: usize, ptr: *const U, len: usize) -> bool {
+    let (d, p) = (dst as usize, ptr as usize);
+    let bytes = len.wrapping_mul(core::mem::size_of::<U>());
+    let apart = (p.wrapping_add(bytes) <= d) | (d.wrapping_add(dst_bytes) <= p);
+    inside(p, bytes) & aligned(ptr) & apart
+}
+
 /// Write `text` and a NUL into `buf` (capacity `cap` bytes), and its length
 /// (without the NUL) into `*len` when `len` is not NULL.
 ///
@@ -383,6 +436,38 @@ pub unsafe extern "C" fn avalu_target_by_name(name: *const c_char, out: *mut u32
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The fast-path test of a lane call: arrays of 4 u32 (16 bytes) at
+    /// hand-picked addresses (never dereferenced). Adjacent arrays are
+    /// apart; one shared element either way, the same array, NULL, a
+    /// misaligned address, 0 lanes, a size past the address space and an
+    /// end past it all fail the fast path (the full checks then name them).
+    #[test]
+    fn fast_path_test_accepts_only_usable_apart_arrays() {
+        let at = |a: usize| a as *const u32;
+        let d = at(0x1000);
+        assert!(fast_arrays(d, [at(0x1010), at(0x0ff0)], 4));
+        assert!(!fast_arrays(d, [at(0x100c)], 4));
+        assert!(!fast_arrays(d, [at(0x0ff4)], 4));
+        assert!(!fast_arrays(d, [d], 4));
+        assert!(!fast_arrays(d, [at(0)], 4));
+        assert!(!fast_arrays(at(0), [at(0x1010)], 4));
+        assert!(!fast_arrays(d, [at(0x1012)], 4));
+        assert!(!fast_arrays(d, [at(0x1010)], 0));
+        assert!(!fast_arrays(d, [at(0x1010)], usize::MAX / 2));
+        // 0x..fff0 + 16 bytes ends at 2^64 (check_array's end overflows
+        // too); 0x..ffec + 16 ends at 0x..fffc.
+        assert!(!fast_arrays(d, [at(usize::MAX - 15)], 4));
+        assert!(fast_arrays(d, [at(usize::MAX - 19)], 4));
+        // 2 EXEC words (16 bytes) beside the 16 destination bytes.
+        let e = |a: usize| a as *const u64;
+        assert!(fast_other(d, 16, e(0x1010), 2));
+        assert!(fast_other(d, 16, e(0x0ff0), 2));
+        assert!(!fast_other(d, 16, e(0x0ff8), 2));
+        assert!(!fast_other(d, 16, e(0x1008), 2));
+        assert!(!fast_other(d, 16, e(0x1014), 2));
+        assert!(!fast_other(d, 16, e(0), 2));
+    }
 
     /// A panic inside a call becomes a status and a message, not an unwind
     /// into C.

@@ -193,11 +193,12 @@ pub trait LaneBits: Copy + Default + sealed::Sealed {
 /// The format-specific methods of [`LaneBits`] for the type whose format
 /// is `$f`.
 macro_rules! kernels_of {
-    ($f:ty) => {
+    ($f:ty, $fract:ident, $ldexp:ident) => {
         #[inline]
         fn policy(rules: &FloatRules, mode: Mode, mods: crate::kernels::Modifiers) -> Policy {
             Policy::new::<$f>(rules, mode, mods)
         }
+        #[inline]
         fn run_kernel(
             ldexp: bool,
             p: &Policy,
@@ -214,9 +215,9 @@ macro_rules! kernels_of {
                 exec,
             };
             if ldexp {
-                run_dispatched::<Ldexp, $f, _>(lanes, p)
+                $ldexp(lanes, p)
             } else {
-                run_dispatched::<Fract, $f, _>(lanes, p)
+                $fract(lanes, p)
             }
         }
         fn run_arith(
@@ -243,9 +244,32 @@ macro_rules! kernels_of {
     };
 }
 
+/// FRACT and LDEXP over the caller's arrays in format `$f`: the one
+/// dispatched kernel call of [`LaneBits::run_kernel`]. Plain functions
+/// (not generic), never inlined: each operation and format is compiled
+/// once, in this crate, whoever calls. `run_kernel` itself (the container
+/// built, the operation chosen) is inlined into the caller, so a call
+/// crosses one function boundary with two pointers rather than ten words.
+macro_rules! array_kernels {
+    ($f:ty, $fract:ident, $ldexp:ident) => {
+        #[inline(never)]
+        fn $fract(lanes: &mut LaneArrays<'_, $f>, p: &Policy) {
+            run_dispatched::<Fract, $f, _>(lanes, p)
+        }
+        #[inline(never)]
+        fn $ldexp(lanes: &mut LaneArrays<'_, $f>, p: &Policy) {
+            run_dispatched::<Ldexp, $f, _>(lanes, p)
+        }
+    };
+}
+
+array_kernels!(F16, fract_f16, ldexp_f16);
+array_kernels!(F32, fract_f32, ldexp_f32);
+array_kernels!(F64, fract_f64, ldexp_f64);
+
 impl LaneBits for u16 {
     const FORMAT: FormatKind = FormatKind::F16;
-    kernels_of!(F16);
+    kernels_of!(F16, fract_f16, ldexp_f16);
     fn words(self) -> (u32, u32) {
         (u32::from(self), 0)
     }
@@ -262,7 +286,7 @@ impl LaneBits for u16 {
 
 impl LaneBits for u32 {
     const FORMAT: FormatKind = FormatKind::F32;
-    kernels_of!(F32);
+    kernels_of!(F32, fract_f32, ldexp_f32);
     fn words(self) -> (u32, u32) {
         (self, 0)
     }
@@ -279,7 +303,7 @@ impl LaneBits for u32 {
 
 impl LaneBits for u64 {
     const FORMAT: FormatKind = FormatKind::F64;
-    kernels_of!(F64);
+    kernels_of!(F64, fract_f64, ldexp_f64);
     fn words(self) -> (u32, u32) {
         (self as u32, (self >> 32) as u32)
     }
