@@ -218,7 +218,7 @@ pub fn aligned_sum<W: Lane>(x: Exact<W>, y: Exact<W>, down: bool, x_larger: bool
     let swapped = !known & subtract & s.top_bit();
     let s = sel(swapped, W::ZERO.sub(s), s);
     let big_negative = big_negative != swapped;
-    let both_zero = (x.sig == W::ZERO) & (y.sig == W::ZERO);
+    let both_zero = (x.sig | y.sig) == W::ZERO;
     let zero_negative = sel(
         both_zero,
         sel(down, x.negative | y.negative, x.negative & y.negative),
