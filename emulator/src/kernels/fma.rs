@@ -97,3 +97,59 @@ pub fn fma_rounded<F: Format>(
     let s = sel(zero_times_inf, k::<F>(F::NEG_QUIET_NAN), s);
     sel((ma >= inf) | (mb >= inf) | (mc >= inf), s, r)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernels::format::{F16, F32, F64};
+
+    fn fma<F: Format>(a: u64, b: u64, c: u64) -> u64 {
+        let m = [SourceMods::<F>::new(false, false); 3];
+        let p = LanePolicy::<F>::common();
+        let k = |x: u64| F::Lane::from_u64(x);
+        fma_lane::<F, false>(k(a), k(b), k(c), &m, &p).to_u64()
+    }
+
+    /// The product's leading bit lands one below the wide lane's
+    /// second-highest when the significands' product is below 2 (1.0 x
+    /// 1.0), so with an addend one exponent lower the product is taken as
+    /// the larger term although it is not: the difference comes out
+    /// negative and is negated. Values by hand: 1 x 1 - 1.5 = -0.5,
+    /// 1 x 1.5 - 2 = -0.5 (equal exponents), 1 x 1 - 1 = +0 (nearest).
+    #[test]
+    fn fma_negative_difference_of_ordered_terms() {
+        assert_eq!(
+            fma::<F32>(0x3f80_0000, 0x3f80_0000, 0xbfc0_0000),
+            0xbf00_0000
+        );
+        assert_eq!(
+            fma::<F32>(0x3f80_0000, 0x3fc0_0000, 0xc000_0000),
+            0xbf00_0000
+        );
+        assert_eq!(fma::<F32>(0x3f80_0000, 0x3f80_0000, 0xbf80_0000), 0);
+        assert_eq!(fma::<F16>(0x3c00, 0x3c00, 0xbe00), 0xb800);
+        assert_eq!(fma::<F16>(0x3c00, 0x3e00, 0xc000), 0xb800);
+        let (one, one_half, two) = (0x3ff0 << 48, 0x3ff8 << 48, 0x4000 << 48);
+        let neg = F64::SIGN;
+        assert_eq!(fma::<F64>(one, one, neg | one_half), neg | 0x3fe0 << 48);
+        assert_eq!(fma::<F64>(one, one_half, neg | two), neg | 0x3fe0 << 48);
+    }
+
+    /// Deep cancellation with the product taken as the larger term:
+    /// (1 + 2^-23)^2 = 1 + 2^-22 + 2^-46 exactly; minus (1 + 2^-22) it is
+    /// 2^-46 (exponent field 127 - 46 = 81: 0x2880_0000); minus
+    /// (1 + 3 x 2^-23) it is -(2^-23 - 2^-46) = -(2 - 2^-22) x 2^-24,
+    /// 23 significant bits: exponent field 103, fraction 22 ones and a 0
+    /// (0x7f_fffe), so 0xb3ff_fffe.
+    #[test]
+    fn fma_deep_cancellation_keeps_the_product_low_bits() {
+        assert_eq!(
+            fma::<F32>(0x3f80_0001, 0x3f80_0001, 0xbf80_0002),
+            0x2880_0000
+        );
+        assert_eq!(
+            fma::<F32>(0x3f80_0001, 0x3f80_0001, 0xbf80_0003),
+            0xb3ff_fffe
+        );
+    }
+}
