@@ -377,11 +377,12 @@ impl Lane for W128 {
     fn shl_leading(self) -> (Self, i64) {
         let half = self.hi == 0;
         let (hi, lo) = (sel(half, self.lo, self.hi), sel(half, 0, self.lo));
-        // A zero: `lz` 64, every shift by it gives 0 (and `hi`, `lo` are 0).
         let lz = hi.lz();
+        // A zero: `lz` 64, shifted by 63, stays 0.
+        let m = lz.min(63);
         let out = W128 {
-            hi: hi.shl(lz) | lo.shr(64 - lz),
-            lo: lo.shl(lz),
+            hi: hi.shl(m) | lo.shr(64 - m),
+            lo: lo.shl(m),
         };
         (out, lz + sel(half, 64, 0))
     }
