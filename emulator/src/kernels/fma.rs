@@ -1,13 +1,13 @@
 //! V_FMA (and FMAC, FMAMK, FMAAK, whose operands the executor places):
 //! src0 x src1 + src2 with ONE rounding (ARITH §1.1). The product is exact
 //! in the wide lane (22, 48 or 106 bits) and the aligned sum is exact up
-//! to a sticky bit (`round::sum`). Branch-free, as `fract.rs`.
+//! to a sticky bit (`round::aligned_sum`). Branch-free, as `fract.rs`.
 
 use super::format::Format;
 use super::lane::{sel, Lane};
 use super::modifiers::{k, output_modifiers, prepare_operand, LanePolicy, SourceMods};
 use super::round::{
-    aligned_sum, normalised, placed, placed_product, product, round_wide, scaled, sum, unpack,
+    aligned_sum, normalised_to, product, round_wide, scaled, unpack, widened, Exact,
 };
 
 /// FMA of one lane, steps 2 to 7 of ARITH §9 (sources in encoding order).
@@ -49,29 +49,33 @@ pub fn fma_rounded<F: Format>(
     let (ma, mb, mc) = (a & abs, b & abs, c & abs);
     let product_sign = (a ^ b) & k::<F>(F::SIGN);
     // The product and the sum exact in the wide lane, rounded in the
-    // format's lane.
-    let exact = if F::Wide::BITS > 64 {
-        // F64's W128: the sources normalised in `u64` lanes (one
-        // leading-zero count and shift each), so the product and the
-        // addend take their places in the wide lane by constant shifts,
-        // not by a W128 leading-zero count and variable shift each.
-        let x = normalised::<F>(unpack::<F, F::Lane>(a));
-        let y = normalised::<F>(unpack::<F, F::Lane>(b));
-        let z = normalised::<F>(unpack::<F, F::Lane>(c));
+    // format's lane. The sources are normalised in the format's lane (one
+    // leading-zero count each) to leading bits at `half - 1` and `half -
+    // 2`, so their product has its leading bit at the wide lane's
+    // second-highest bit or the one below with no shift, and the addend
+    // its at the second-highest by a constant shift: the sum orders its
+    // terms by exponent alone (`aligned_sum`), and zero terms are known
+    // from the sources, so neither waits for the multiplication.
+    let exact = {
+        let half = F::Wide::BITS as i32 / 2;
+        let x = normalised_to::<F>(unpack::<F, F::Lane>(a), half - 1);
+        let y = normalised_to::<F>(unpack::<F, F::Lane>(b), half - 2);
+        let z = normalised_to::<F>(unpack::<F, F::Lane>(c), F::Lane::BITS as i32 - 2);
+        // A zero term's exponent below every other, so it is never `big`.
+        let below = <F::Wide as Lane>::Exp::from(i32::MIN / 2);
+        let xy = product::<F>(x, y);
+        let z = widened::<F>(z);
         aligned_sum(
-            placed_product::<F>(product::<F>(x, y)),
-            placed::<F>(z),
+            Exact {
+                exp: sel((ma == zero) | (mb == zero), below, xy.exp),
+                ..xy
+            },
+            Exact {
+                exp: sel(mc == zero, below, z.exp),
+                ..z
+            },
             p.toward_negative(),
             false,
-        )
-    } else {
-        // The addend unpacked straight in the wide lane (F32's u64: no
-        // lane conversion of its exponent).
-        sum::<F::Wide>(
-            product::<F>(unpack::<F, F::Lane>(a), unpack::<F, F::Lane>(b)),
-            unpack::<F, F::Wide>(c),
-            p.toward_negative(),
-            None,
         )
     };
     let r = round_wide::<F>(scaled(exact, scale), p);
@@ -92,4 +96,60 @@ pub fn fma_rounded<F: Format>(
     let zero_times_inf = ((ma == inf) & (mb == zero)) | ((ma == zero) & (mb == inf));
     let s = sel(zero_times_inf, k::<F>(F::NEG_QUIET_NAN), s);
     sel((ma >= inf) | (mb >= inf) | (mc >= inf), s, r)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernels::format::{F16, F32, F64};
+
+    fn fma<F: Format>(a: u64, b: u64, c: u64) -> u64 {
+        let m = [SourceMods::<F>::new(false, false); 3];
+        let p = LanePolicy::<F>::common();
+        let k = |x: u64| F::Lane::from_u64(x);
+        fma_lane::<F, false>(k(a), k(b), k(c), &m, &p).to_u64()
+    }
+
+    /// The product's leading bit lands one below the wide lane's
+    /// second-highest when the significands' product is below 2 (1.0 x
+    /// 1.0), so with an addend one exponent lower the product is taken as
+    /// the larger term although it is not: the difference comes out
+    /// negative and is negated. Values by hand: 1 x 1 - 1.5 = -0.5,
+    /// 1 x 1.5 - 2 = -0.5 (equal exponents), 1 x 1 - 1 = +0 (nearest).
+    #[test]
+    fn fma_negative_difference_of_ordered_terms() {
+        assert_eq!(
+            fma::<F32>(0x3f80_0000, 0x3f80_0000, 0xbfc0_0000),
+            0xbf00_0000
+        );
+        assert_eq!(
+            fma::<F32>(0x3f80_0000, 0x3fc0_0000, 0xc000_0000),
+            0xbf00_0000
+        );
+        assert_eq!(fma::<F32>(0x3f80_0000, 0x3f80_0000, 0xbf80_0000), 0);
+        assert_eq!(fma::<F16>(0x3c00, 0x3c00, 0xbe00), 0xb800);
+        assert_eq!(fma::<F16>(0x3c00, 0x3e00, 0xc000), 0xb800);
+        let (one, one_half, two) = (0x3ff0 << 48, 0x3ff8 << 48, 0x4000 << 48);
+        let neg = F64::SIGN;
+        assert_eq!(fma::<F64>(one, one, neg | one_half), neg | 0x3fe0 << 48);
+        assert_eq!(fma::<F64>(one, one_half, neg | two), neg | 0x3fe0 << 48);
+    }
+
+    /// Deep cancellation with the product taken as the larger term:
+    /// (1 + 2^-23)^2 = 1 + 2^-22 + 2^-46 exactly; minus (1 + 2^-22) it is
+    /// 2^-46 (exponent field 127 - 46 = 81: 0x2880_0000); minus
+    /// (1 + 3 x 2^-23) it is -(2^-23 - 2^-46) = -(2 - 2^-22) x 2^-24,
+    /// 23 significant bits: exponent field 103, fraction 22 ones and a 0
+    /// (0x7f_fffe), so 0xb3ff_fffe.
+    #[test]
+    fn fma_deep_cancellation_keeps_the_product_low_bits() {
+        assert_eq!(
+            fma::<F32>(0x3f80_0001, 0x3f80_0001, 0xbf80_0002),
+            0x2880_0000
+        );
+        assert_eq!(
+            fma::<F32>(0x3f80_0001, 0x3f80_0001, 0xbf80_0003),
+            0xb3ff_fffe
+        );
+    }
 }

@@ -63,6 +63,8 @@ pub trait Lane:
     fn exp_to_i64(e: Self::Exp) -> i64;
     /// An `i64` exponent (small) in this lane's signed type.
     fn exp_from_i64(e: i64) -> Self::Exp;
+    /// The top bit (the sign of a two's-complement difference).
+    fn top_bit(self) -> bool;
 
     /// `self >> n` for `n` in `0..=BITS`, and whether a one bit was shifted
     /// out (the sticky bit of an alignment).
@@ -159,6 +161,10 @@ macro_rules! lane {
             #[inline(always)]
             fn exp_from_i64(e: i64) -> $s {
                 e as $s
+            }
+            #[inline(always)]
+            fn top_bit(self) -> bool {
+                (self as $s) < 0
             }
         }
     };
@@ -343,6 +349,10 @@ impl Lane for W128 {
     #[inline(always)]
     fn exp_from_i64(e: i64) -> i64 {
         e
+    }
+    #[inline(always)]
+    fn top_bit(self) -> bool {
+        (self.hi as i64) < 0
     }
     /// In two steps: a whole half (a select) and then a shift below 64, so
     /// three `u64` shifts give both the result and the bits shifted out

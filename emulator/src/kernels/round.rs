@@ -74,7 +74,14 @@ pub fn product<F: Format>(x: Exact<F::Lane>, y: Exact<F::Lane>) -> Exact<F::Wide
 /// 0), so a product of two has its leading bit at `2 MAN` or `2 MAN + 1`.
 #[inline(always)]
 pub fn normalised<F: Format>(v: Exact<F::Lane>) -> Exact<F::Lane> {
-    let shift = v.sig.lz() - kwe::<F::Lane>(F::Lane::BITS as i32 - 1 - F::MAN as i32);
+    normalised_to::<F>(v, F::MAN as i32)
+}
+
+/// [`normalised`] with the leading bit at `top` (at least `MAN`; FMA
+/// places its sources so their product lands at the top of the wide lane).
+#[inline(always)]
+pub fn normalised_to<F: Format>(v: Exact<F::Lane>, top: i32) -> Exact<F::Lane> {
+    let shift = v.sig.lz() - kwe::<F::Lane>(F::Lane::BITS as i32 - 1 - top);
     // Only a subnormal shifts (up); a zero's shift is harmless.
     let shift = shift.max(kwe::<F::Lane>(0));
     Exact {
@@ -131,6 +138,19 @@ fn normalise<W: Lane>(v: Exact<W>, unpacked: Option<u32>) -> (W, W::Exp) {
     )
 }
 
+/// A value of the format's lane in its wide lane, shifted by the two
+/// lanes' difference in width (none for F16), so a leading bit at the
+/// format lane's second-highest lands on the wide lane's.
+#[inline(always)]
+pub fn widened<F: Format>(v: Exact<F::Lane>) -> Exact<F::Wide> {
+    let shift = F::Wide::BITS as i32 - F::Lane::BITS as i32;
+    Exact {
+        negative: v.negative,
+        sig: F::Wide::from_u64(v.sig.to_u64()).shl(kwe::<F::Wide>(shift)),
+        exp: F::Wide::exp_from_i64(F::Lane::exp_to_i64(v.exp) - i64::from(shift)),
+    }
+}
+
 /// The exact sum `x + y`, its last bit a sticky bit when the smaller term
 /// reaches below the lane (ARITH §1). A zero sum takes the sign of §1.2:
 /// two zeros give -0 only for (-0) + (-0), or toward -inf (`down`) for
@@ -165,12 +185,20 @@ pub fn sum<W: Lane>(x: Exact<W>, y: Exact<W>, down: bool, unpacked: Option<u32>)
 }
 
 /// [`sum`] of two terms already normalised as `normalise` leaves them
-/// (the leading bit the lane's second-highest; a zero on an exponent below
-/// every other). `x_larger`: `x` is known not smaller than `y`.
+/// (the leading bit the lane's second-highest, or for one of them possibly
+/// the bit below; a zero on an exponent below every other). `x_larger`:
+/// `x` is known not smaller than `y`.
 #[inline(always)]
 pub fn aligned_sum<W: Lane>(x: Exact<W>, y: Exact<W>, down: bool, x_larger: bool) -> Exact<W> {
     let (nx, ex, ny, ey) = (x.sig, x.exp, y.sig, y.exp);
-    let x_larger = x_larger | (ex > ey) | ((ex == ey) & (nx >= ny));
+    let known = x_larger;
+    // Ordered by exponent alone, so the order waits for no significand.
+    // The term taken as `big` is smaller only when the exponents are equal,
+    // or differ by one with the larger-exponent term's leading bit one
+    // below: then the other is shifted by at most one bit, losing nothing
+    // (terms end in zero bits), and the difference is exact and negative
+    // (fixed below).
+    let x_larger = x_larger | (ex >= ey);
     let (big, big_exp, big_negative) = (
         sel(x_larger, nx, ny),
         sel(x_larger, ex, ey),
@@ -185,7 +213,12 @@ pub fn aligned_sum<W: Lane>(x: Exact<W>, y: Exact<W>, down: bool, x_larger: bool
     // sticky; big - small in (big - shifted - 1, big - shifted).
     let subtract = x.negative != y.negative;
     let s = sel(subtract, big.sub(shifted).sub(sticky), big.add(shifted)) | sticky;
-    let both_zero = (x.sig == W::ZERO) & (y.sig == W::ZERO);
+    // Both terms lie below the lane's top bit, so a difference with it set
+    // is negative: negated, with the other term's sign.
+    let swapped = !known & subtract & s.top_bit();
+    let s = sel(swapped, W::ZERO.sub(s), s);
+    let big_negative = big_negative != swapped;
+    let both_zero = (x.sig | y.sig) == W::ZERO;
     let zero_negative = sel(
         both_zero,
         sel(down, x.negative | y.negative, x.negative & y.negative),
@@ -195,42 +228,6 @@ pub fn aligned_sum<W: Lane>(x: Exact<W>, y: Exact<W>, down: bool, x_larger: bool
         negative: sel(s == W::ZERO, zero_negative, big_negative),
         sig: s,
         exp: big_exp,
-    }
-}
-
-/// A [`normalised`] value (its leading bit at `MAN`, or zero) in the wide
-/// lane, normalised for [`aligned_sum`] by a constant shift.
-#[inline(always)]
-pub fn placed<F: Format>(v: Exact<F::Lane>) -> Exact<F::Wide> {
-    let shift = F::Wide::BITS as i32 - 2 - F::MAN as i32;
-    let zero = v.sig == F::Lane::ZERO;
-    let exp = F::Wide::exp_from_i64(F::Lane::exp_to_i64(v.exp) - i64::from(shift));
-    Exact {
-        negative: v.negative,
-        sig: F::Wide::from_u64(v.sig.to_u64()).shl(kwe::<F::Wide>(shift)),
-        exp: sel(zero, kwe::<F::Wide>(i32::MIN / 2), exp),
-    }
-}
-
-/// A product of two [`normalised`] values (its leading bit at `2 MAN` or
-/// `2 MAN + 1`, or zero) normalised for [`aligned_sum`] by constant shifts
-/// and a select.
-#[inline(always)]
-pub fn placed_product<F: Format>(v: Exact<F::Wide>) -> Exact<F::Wide> {
-    let top = F::Wide::BITS as i32 - 2;
-    let shift = kwe::<F::Wide>(top - 1 - 2 * F::MAN as i32);
-    let sig = v.sig.shl(shift);
-    let high = sig.shr(kwe::<F::Wide>(top)) != F::Wide::ZERO;
-    let zero = v.sig == F::Wide::ZERO;
-    let exp = v.exp - shift;
-    Exact {
-        negative: v.negative,
-        sig: sel(high, sig, sig.shl(kwe::<F::Wide>(1))),
-        exp: sel(
-            zero,
-            kwe::<F::Wide>(i32::MIN / 2),
-            sel(high, exp, exp - kwe::<F::Wide>(1)),
-        ),
     }
 }
 
