@@ -272,7 +272,7 @@ impl Io<'_> {
         super::write::fault::apply_arith(&mut io);
         run_arith::<F>(op, &mut io, policy, mods);
         #[cfg(test)]
-        super::count_in_place();
+        super::tally(super::Tally::InPlace);
         true
     }
 }

@@ -21,51 +21,39 @@ mod check_tests;
 #[cfg(test)]
 mod path_tests;
 
+/// Test-only: what the path tests count, per thread.
 #[cfg(test)]
-thread_local! {
-    /// Test-only: how many instructions this thread ran in place.
-    static IN_PLACE_RUNS: core::cell::Cell<usize> = const { core::cell::Cell::new(0) };
-}
-
-/// Test-only: note one instruction run in place.
-#[cfg(test)]
-pub(crate) fn count_in_place() {
-    IN_PLACE_RUNS.with(|c| c.set(c.get() + 1));
-}
-
-/// Test-only: the instructions this thread ran in place so far.
-#[cfg(test)]
-pub(crate) fn in_place_runs() -> usize {
-    IN_PLACE_RUNS.with(core::cell::Cell::get)
+#[derive(Clone, Copy)]
+pub(crate) enum Tally {
+    /// Instructions run in place in the register file.
+    InPlace,
+    /// Instructions that took a wave's checked shape.
+    ShapeHit,
+    /// DPP instructions that took a wave's checked DPP shape.
+    DppShapeHit,
 }
 
 #[cfg(test)]
 thread_local! {
-    /// Test-only: how many instructions this thread took from a wave's
-    /// checked shape.
-    static SHAPE_HITS: core::cell::Cell<usize> = const { core::cell::Cell::new(0) };
+    static TALLIES: core::cell::Cell<[usize; 3]> = const { core::cell::Cell::new([0; 3]) };
 }
 
-/// Test-only: the instructions this thread took from a wave's checked
-/// shape so far.
+/// Test-only: count one `t` on this thread.
 #[cfg(test)]
-pub(crate) fn shape_hits() -> usize {
-    SHAPE_HITS.with(core::cell::Cell::get)
+pub(crate) fn tally(t: Tally) {
+    TALLIES.with(|c| {
+        let mut n = c.get();
+        n[t as usize] += 1;
+        c.set(n);
+    });
 }
 
+/// Test-only: the `t` this thread counted so far.
 #[cfg(test)]
-thread_local! {
-    /// Test-only: how many DPP instructions this thread took from a
-    /// wave's checked DPP shape.
-    static DPP_SHAPE_HITS: core::cell::Cell<usize> = const { core::cell::Cell::new(0) };
+pub(crate) fn tallied(t: Tally) -> usize {
+    TALLIES.with(|c| c.get()[t as usize])
 }
 
-/// Test-only: the DPP instructions this thread took from a wave's checked
-/// DPP shape so far.
-#[cfg(test)]
-pub(crate) fn dpp_shape_hits() -> usize {
-    DPP_SHAPE_HITS.with(core::cell::Cell::get)
-}
 #[cfg(test)]
 pub(crate) use write::fault;
 
@@ -180,7 +168,7 @@ fn checked_shape(
     match &wave.checked {
         Some(c) if c.key == key => {
             #[cfg(test)]
-            SHAPE_HITS.with(|h| h.set(h.get() + 1));
+            tally(Tally::ShapeHit);
             Some(c.policy)
         }
         _ => new_shape(spec, wave, instr, key, shape_valid),
@@ -233,7 +221,7 @@ fn checked_dpp<O: Operation, F: Format>(
     match &wave.checked_dpp {
         Some(c) if c.shape.key == key && c.dpp == d && c.exec == exec => {
             #[cfg(test)]
-            DPP_SHAPE_HITS.with(|h| h.set(h.get() + 1));
+            tally(Tally::DppShapeHit);
             Some((c.shape.policy, c.plan))
         }
         _ => new_dpp_shape::<O, F>(spec, wave, instr, d, key),

@@ -276,9 +276,9 @@ fn wave(r: &mut Rng, spec: &TargetSpec) -> Wave {
 fn in_place_paths_match_the_general_path_on_random_instructions() {
     let mut r = Rng(0x1a_91ace);
     let (mut ran, mut failed) = (0usize, 0usize);
-    let before = super::in_place_runs();
-    let shapes_before = super::shape_hits();
-    let dpp_shapes_before = super::dpp_shape_hits();
+    let before = super::tallied(super::Tally::InPlace);
+    let shapes_before = super::tallied(super::Tally::ShapeHit);
+    let dpp_shapes_before = super::tallied(super::Tally::DppShapeHit);
     let hits_before = dpp::forget_plan();
     let mut last: Option<(Target, Instruction, Wave)> = None;
     for _ in 0..60_000 {
@@ -335,10 +335,10 @@ fn in_place_paths_match_the_general_path_on_random_instructions() {
         failed += usize::from(got.is_err());
         last = Some((target, instr, fast));
     }
-    let in_place = super::in_place_runs() - before;
+    let in_place = super::tallied(super::Tally::InPlace) - before;
     let plan_hits = dpp::forget_plan() - hits_before;
-    let shape_hits = super::shape_hits() - shapes_before;
-    let dpp_shape_hits = super::dpp_shape_hits() - dpp_shapes_before;
+    let shape_hits = super::tallied(super::Tally::ShapeHit) - shapes_before;
+    let dpp_shape_hits = super::tallied(super::Tally::DppShapeHit) - dpp_shapes_before;
     // Both paths, the remembered DPP plans and checked shapes, and the
     // errors are exercised.
     assert!(

@@ -122,7 +122,7 @@ pub(super) fn direct<O: Operation, F: Format>(
         }
     }
     #[cfg(test)]
-    super::count_in_place();
+    super::tally(super::Tally::InPlace);
     true
 }
 
