@@ -98,7 +98,7 @@ pub fn execute<O: Operation, F: Format>(
         return execute_dpp::<O, F>(spec, wave, instr, d);
     }
     if operands_plainly_valid::<O, F>(spec, instr) {
-        if let Some(policy) = checked_shape(spec, wave, instr, shape_plainly_valid) {
+        if let Some(policy) = checked_shape::<F>(spec, wave, instr, shape_plainly_valid) {
             if direct::<O, F>(spec, wave, instr, &policy, None) {
                 return Ok(());
             }
@@ -158,7 +158,7 @@ fn shape_key(spec: &TargetSpec, wave: &Wave, instr: &Instruction) -> ShapeKey {
 /// else `shape_valid` run and, on a generated target, noted. `None` means
 /// "run the full check". The caller checks the registers itself.
 #[inline(always)]
-fn checked_shape(
+fn checked_shape<F: Format>(
     spec: &TargetSpec,
     wave: &mut Wave,
     instr: &Instruction,
@@ -171,13 +171,13 @@ fn checked_shape(
             tally(Tally::ShapeHit);
             Some(c.policy)
         }
-        _ => new_shape(spec, wave, instr, key, shape_valid),
+        _ => new_shape::<F>(spec, wave, instr, key, shape_valid),
     }
 }
 
 /// [`checked_shape`] on a miss: check, build, note.
 #[inline(never)]
-fn new_shape(
+fn new_shape<F: Format>(
     spec: &TargetSpec,
     wave: &mut Wave,
     instr: &Instruction,
@@ -189,7 +189,7 @@ fn new_shape(
     }
     let checked = CheckedShape {
         key,
-        policy: shape_policy(spec, wave, instr),
+        policy: policy::<F>(spec, wave, instr),
     };
     // Only a generated spec is a static whose address names it.
     if core::ptr::eq(spec, spec.target.spec()) {
@@ -251,7 +251,7 @@ fn new_dpp_shape<O: Operation, F: Format>(
     let checked = CheckedDpp {
         shape: CheckedShape {
             key,
-            policy: shape_policy(spec, wave, instr),
+            policy: policy::<F>(spec, wave, instr),
         },
         dpp: d,
         exec: wave.exec(),
@@ -259,25 +259,6 @@ fn new_dpp_shape<O: Operation, F: Format>(
     };
     wave.checked_dpp = Some(checked);
     Some((checked.shape.policy, plan))
-}
-
-/// The policy of FRACT/LDEXP `instr` in its own result format, as
-/// [`policy`] builds it.
-fn shape_policy(spec: &TargetSpec, wave: &Wave, instr: &Instruction) -> Policy {
-    use crate::kernels::FormatKind as K;
-    use crate::kernels::{F16, F32, F64};
-    let mods = Modifiers {
-        abs: instr.src0_mods.abs,
-        neg: instr.src0_mods.neg,
-        omod: instr.omod,
-        clamp: instr.clamp,
-    };
-    let rules = spec.float_rules();
-    match instr.opcode.info().format {
-        K::F16 => Policy::new::<F16>(&rules, wave.mode(), mods),
-        K::F32 => Policy::new::<F32>(&rules, wave.mode(), mods),
-        K::F64 => Policy::new::<F64>(&rules, wave.mode(), mods),
-    }
 }
 
 /// The operation kind `O` runs (by its name), found at compile time.
