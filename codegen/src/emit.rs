@@ -900,6 +900,13 @@ fn imports(body: &TokenStream, local: &[&str]) -> TokenStream {
         .collect()
 }
 
+/// Input files, farthest first, as a module's doc names them:
+/// "`b` over `a`", the nearest first.
+fn over(inputs: &[String]) -> String {
+    let named: Vec<String> = inputs.iter().rev().map(|p| format!("`{p}`")).collect();
+    named.join(" over ")
+}
+
 /// A family's module, header included.
 pub fn family_module(model: &Model, f: &FamilyModel) -> Result<String, Error> {
     let spec = family_spec_fn(f);
@@ -907,21 +914,17 @@ pub fn family_module(model: &Model, f: &FamilyModel) -> Result<String, Error> {
     let body = quote!(#spec #encoding);
     let uses = imports(&body, &[]);
     let doc = format!(
-        " {}: what every target of the family shares, generated from `{}`.",
+        " {}: what every target of the family shares, generated from {}.",
         upper(&f.family),
-        f.path
+        over(&f.inputs)
     );
     let tokens = quote! {
         #![doc = #doc]
         #uses
         #body
     };
-    with_header(
-        model,
-        &[f.path.as_str()],
-        &format!("families/{}.rs", f.family),
-        tokens,
-    )
+    let inputs: Vec<&str> = f.inputs.iter().map(String::as_str).collect();
+    with_header(model, &inputs, &format!("families/{}.rs", f.family), tokens)
 }
 
 /// A target's module, header included.
@@ -938,12 +941,11 @@ pub fn target_module(model: &Model, t: &TargetModel) -> Result<String, Error> {
     let uses = imports(&body, &[]);
     let family = f.family.module();
     let doc = format!(
-        " {} ({}): a {} target, generated from `{}` over `{}`.",
+        " {} ({}): a {} target, generated from {}.",
         t.target,
         t.description,
         upper(&f.family),
-        t.inputs.last().map_or("", String::as_str),
-        f.path
+        over(&t.inputs)
     );
     let tokens = quote! {
         #![doc = #doc]

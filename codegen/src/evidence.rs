@@ -228,7 +228,7 @@ pub fn evidence_md(model: &Model) -> String {
     let _ = writeln!(out, "## Family facts\n");
     let _ = writeln!(
         out,
-        "Given once in each `families/<family>.yaml`; no target file changes them.\n"
+        "Given once per family, in `families/<family>.yaml` or in the family file it extends (`base:`); no target file changes them.\n"
     );
     for (name, what, column) in FACTS {
         table(

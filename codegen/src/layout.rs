@@ -119,25 +119,28 @@ impl<'a> Word<'a> {
     }
 }
 
-/// Take the target's entry, else the family's, with the file it came from.
+/// Take the target's entry, else the nearest family file's, with the file
+/// it came from.
 fn pick<'a, T>(
     target: (&'a RawEncoding, &'a str),
-    family: Option<(&'a RawEncoding, &'a str)>,
+    family: &[(&'a RawEncoding, &'a str)],
     get: impl Fn(&'a RawEncoding) -> Option<&'a T>,
 ) -> Option<(&'a T, &'a str)> {
-    get(target.0)
-        .map(|v| (v, target.1))
-        .or_else(|| family.and_then(|(f, path)| get(f).map(|v| (v, path))))
+    std::iter::once(target)
+        .chain(family.iter().copied())
+        .find_map(|(e, path)| get(e).map(|v| (v, path)))
 }
 
-/// Merge and check the `encoding:` section of a target (or of a family
-/// file alone: `target` is then the family file and `family` is `None`).
+/// Merge and check the `encoding:` section of a target over its family
+/// files, nearest first (or of a family file over the families it extends:
+/// `target` is then that family file and `family` what it extends, perhaps
+/// nothing).
 /// `missing` makes the error for an entry neither file gives; `facts` are
 /// the family's (`None` when they are broken), which the layouts must agree
 /// with and which complete the tables.
 pub(crate) fn encoding(
     target: (&RawEncoding, &str),
-    family: Option<(&RawEncoding, &str)>,
+    family: &[(&RawEncoding, &str)],
     facts: Option<&FamilyFacts>,
     missing: &dyn Fn(&str) -> SpecError,
     errors: &mut Vec<SpecError>,
@@ -443,7 +446,7 @@ type Code<'a> = Option<(u32, &'a str, Option<Loc>)>;
 
 fn code<'a>(
     target: (&'a RawEncoding, &'a str),
-    family: Option<(&'a RawEncoding, &'a str)>,
+    family: &[(&'a RawEncoding, &'a str)],
     get: fn(&RawOperandCodes) -> Option<&Spanned<u32>>,
 ) -> Code<'a> {
     let from = |(e, path): (&'a RawEncoding, &'a str)| {
@@ -452,12 +455,14 @@ fn code<'a>(
             .and_then(|c| get(&c.value))
             .map(|v| (v.value, path, loc_of(v)))
     };
-    from(target).or_else(|| family.and_then(from))
+    std::iter::once(target)
+        .chain(family.iter().copied())
+        .find_map(from)
 }
 
 fn operand_codes(
     target: (&RawEncoding, &str),
-    family: Option<(&RawEncoding, &str)>,
+    family: &[(&RawEncoding, &str)],
     need: &mut dyn FnMut(&str, &mut Vec<SpecError>),
     errors: &mut Vec<SpecError>,
 ) -> Option<OperandCodes> {
@@ -554,7 +559,7 @@ fn check_codes(
     sdwa: Option<&SdwaLayout>,
     src_fields: [BitField; 3],
     target: (&RawEncoding, &str),
-    family: Option<(&RawEncoding, &str)>,
+    family: &[(&RawEncoding, &str)],
     errors: &mut Vec<SpecError>,
 ) {
     let max = src_fields.iter().map(|f| f.max()).min().unwrap_or(0);

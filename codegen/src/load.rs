@@ -1,5 +1,6 @@
 //! From `isa-spec/` files to a validated [`Model`]: read, parse strictly,
-//! merge each target over its family file, check every consistency rule.
+//! merge each target over its family file (and a family file over the
+//! family it extends), check every consistency rule.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -151,6 +152,13 @@ pub fn build(mut inputs: Vec<Input>) -> Result<Model, Vec<SpecError>> {
                     "a target file needs `description: <generation>`",
                 ));
             }
+            if let Some(base) = &raw.base {
+                errors.push(SpecError::new(
+                    path,
+                    loc_of(base),
+                    "`base` is a family file's: a target file names its family with `family:`",
+                ));
+            }
             if let Some(facts) = &raw.facts {
                 errors.push(SpecError::new(
                     path,
@@ -180,8 +188,22 @@ pub fn build(mut inputs: Vec<Input>) -> Result<Model, Vec<SpecError>> {
         return Err(errors);
     };
 
+    // Each family's files: its own, then the family it extends, and so on.
+    let mut chains: BTreeMap<&Name, Vec<&Parsed<'_>>> = BTreeMap::new();
+    for (name, file) in &family_files {
+        match chain(file, &family_files) {
+            Ok(chain) => {
+                chains.insert(name, chain);
+            }
+            Err(e) => errors.push(e),
+        }
+    }
+
     let mut families = Vec::new();
     for (name, file) in &family_files {
+        let Some(chain) = chains.get(name) else {
+            continue;
+        };
         if !target_files
             .values()
             .any(|t| t.raw.family.value == name.as_str())
@@ -192,7 +214,7 @@ pub fn build(mut inputs: Vec<Input>) -> Result<Model, Vec<SpecError>> {
                 format!("family {name} has no target file (isa-spec/<target>.yaml with `family: {name}`)"),
             ));
         }
-        match family(name, file, &set) {
+        match family(name, chain, &set) {
             Ok(model) => families.push(model),
             Err(mut e) => errors.append(&mut e),
         }
@@ -214,18 +236,27 @@ pub fn build(mut inputs: Vec<Input>) -> Result<Model, Vec<SpecError>> {
             continue;
         };
         // A broken family file is reported once, not once per target.
-        let Some(family_model) = families
-            .iter()
-            .find(|f: &&FamilyModel| f.path == family_file.path)
-        else {
+        let (Some(family_model), Some(chain)) = (
+            families
+                .iter()
+                .find(|f: &&FamilyModel| f.path == family_file.path),
+            chains
+                .values()
+                .find(|c| c.first().is_some_and(|f| f.path == family_file.path)),
+        ) else {
             continue;
         };
-        match settings(file, Some(family_file), &family_model.facts, &set) {
+        match settings(file, chain, &family_model.facts, &set) {
             Ok(spec) => targets.push(TargetModel {
                 target: name.clone(),
                 description: file.raw.description.clone().unwrap_or_default(),
                 family: family_model.family.clone(),
-                inputs: vec![family_file.path.to_string(), file.path.to_string()],
+                inputs: family_model
+                    .inputs
+                    .iter()
+                    .cloned()
+                    .chain([file.path.to_string()])
+                    .collect(),
                 spec,
             }),
             Err(mut e) => errors.append(&mut e),
@@ -254,38 +285,91 @@ pub fn build(mut inputs: Vec<Input>) -> Result<Model, Vec<SpecError>> {
     }
 }
 
-/// A family file on its own: its facts, and its settings, complete (a
-/// target file may override settings but need not give any).
+/// A family file's files: the file, then the family file it extends
+/// (`base:`), and so on, each once.
+fn chain<'f, 'a>(
+    file: &'f Parsed<'a>,
+    families: &'f BTreeMap<Name, Parsed<'a>>,
+) -> Result<Vec<&'f Parsed<'a>>, SpecError> {
+    let mut chain = vec![file];
+    let mut at = file;
+    while let Some(base) = &at.raw.base {
+        let Some(next) = Name::parse(&base.value).and_then(|n| families.get(&n)) else {
+            let known: Vec<&str> = families.keys().map(Name::as_str).collect();
+            return Err(SpecError::new(
+                at.path,
+                loc_of(base),
+                format!(
+                    "`base: {}`: no family file {FAMILY_DIR}/{}.yaml (families: {})",
+                    base.value,
+                    base.value,
+                    known.join(", ")
+                ),
+            ));
+        };
+        if chain.iter().any(|f| f.path == next.path) {
+            let names: Vec<&str> = chain.iter().map(|f| f.raw.family.value.as_str()).collect();
+            return Err(SpecError::new(
+                at.path,
+                loc_of(base),
+                format!(
+                    "`base: {}` makes a cycle: {} -> {}",
+                    base.value,
+                    names.join(" -> "),
+                    base.value
+                ),
+            ));
+        }
+        chain.push(next);
+        at = next;
+    }
+    Ok(chain)
+}
+
+/// A family on its own: its facts, and its settings over the families it
+/// extends, complete (a target file may override settings but need not
+/// give any). `chain` is [`chain`]'s.
 fn family(
     name: &Name,
-    file: &Parsed<'_>,
+    chain: &[&Parsed<'_>],
     set: &InstructionSet,
 ) -> Result<FamilyModel, Vec<SpecError>> {
-    let facts = facts(file)?;
-    let defaults = settings(file, None, &facts, set)?;
+    let Some((file, bases)) = chain.split_first() else {
+        return Err(Vec::new());
+    };
+    let facts = facts(file, bases)?;
+    let defaults = settings(file, bases, &facts, set)?;
     Ok(FamilyModel {
         family: name.clone(),
         path: file.path.to_string(),
+        inputs: chain.iter().rev().map(|f| f.path.to_string()).collect(),
         facts,
         defaults,
     })
 }
 
-/// The `facts:` of a family file, each with its evidence.
-fn facts(file: &Parsed<'_>) -> Result<FamilyFacts, Vec<SpecError>> {
+/// The `facts:` of a family file over those of the families it extends
+/// (`bases`, nearest first), each with its evidence.
+fn facts(file: &Parsed<'_>, bases: &[&Parsed<'_>]) -> Result<FamilyFacts, Vec<SpecError>> {
     let mut errors = Vec::new();
     let path = file.path;
-    let Some(raw) = &file.raw.facts else {
+    let blocks: Vec<(&Spanned<raw::RawFacts>, &str)> = std::iter::once(file)
+        .chain(bases.iter().copied())
+        .filter_map(|f| f.raw.facts.as_ref().map(|facts| (facts, f.path)))
+        .collect();
+    let Some(&(first, _)) = blocks.first() else {
         return Err(vec![SpecError::new(
             path,
             None,
-            "`facts` is missing: a family file gives true16, sdwa, vop3_opcode_offset, vop3_literal and constant_bus_limit",
+            "`facts` is missing: a family file gives true16, sdwa, vop3_opcode_offset, vop3_literal and constant_bus_limit, or takes them from its `base`",
         )]);
     };
     macro_rules! fact {
         ($field:ident) => {
             match sourced(
-                raw.value.$field.as_ref().map(|v| (v, path)),
+                blocks
+                    .iter()
+                    .find_map(|(facts, path)| facts.value.$field.as_ref().map(|v| (v, *path))),
                 stringify!($field),
             ) {
                 Some(Ok(s)) => Some(s),
@@ -296,7 +380,7 @@ fn facts(file: &Parsed<'_>) -> Result<FamilyFacts, Vec<SpecError>> {
                 None => {
                     errors.push(SpecError::new(
                         path,
-                        loc_of(raw),
+                        loc_of(first),
                         concat!("fact `", stringify!($field), "` is missing"),
                     ));
                     None
@@ -338,11 +422,12 @@ fn facts(file: &Parsed<'_>) -> Result<FamilyFacts, Vec<SpecError>> {
     }
 }
 
-/// The settings of `own` (a target file) over `base` (its family file), or
-/// of a family file alone (`base` is `None`), checked.
+/// The settings of `own` (a target file) over `bases` (its family's files,
+/// nearest first), or of a family file over the families it extends,
+/// checked.
 fn settings(
     own: &Parsed<'_>,
-    base: Option<&Parsed<'_>>,
+    bases: &[&Parsed<'_>],
     facts: &FamilyFacts,
     set: &InstructionSet,
 ) -> Result<Spec, Vec<SpecError>> {
@@ -352,12 +437,12 @@ fn settings(
     // family file misses one.
     let missing = |what: &str| SpecError::new(file, None, format!("{what} is missing"));
 
-    // Take the own entry, else the base's, with the file it came from.
+    // Take the own entry, else the nearest base's, with the file it came
+    // from.
+    let files = || std::iter::once(own).chain(bases.iter().copied());
     macro_rules! pick {
         ($($field:ident).+) => {
-            own.raw.$($field).+.as_ref().map(|v| (v, own.path)).or_else(|| {
-                base.and_then(|f| f.raw.$($field).+.as_ref().map(|v| (v, f.path)))
-            })
+            files().find_map(|f| f.raw.$($field).+.as_ref().map(|v| (v, f.path)))
         };
     }
 
@@ -485,18 +570,19 @@ fn settings(
         }
     }
 
+    let base_encodings: Vec<_> = bases.iter().map(|f| (&f.raw.encoding, f.path)).collect();
     let encoding = crate::layout::encoding(
         (&own.raw.encoding, own.path),
-        base.map(|f| (&f.raw.encoding, f.path)),
+        &base_encodings,
         Some(facts),
         &missing,
         &mut errors,
     );
 
-    let (forms, dpp_forms) = forms(own, base, facts, set, encoding.as_ref(), &mut errors);
+    let (forms, dpp_forms) = forms(own, bases, facts, set, encoding.as_ref(), &mut errors);
     let dpp = dpp(
         own,
-        base,
+        bases,
         facts,
         encoding.as_ref(),
         &dpp_forms,
@@ -557,11 +643,11 @@ fn settings(
     }
 }
 
-/// The `dpp:` entries of `own` over `base`, checked against the facts, the
-/// layouts and the DPP forms.
+/// The `dpp:` entries of `own` over `bases` (nearest first), checked
+/// against the facts, the layouts and the DPP forms.
 fn dpp(
     own: &Parsed<'_>,
-    base: Option<&Parsed<'_>>,
+    bases: &[&Parsed<'_>],
     facts: &FamilyFacts,
     layouts: Option<&MachineEncoding>,
     dpp_forms: &[DppForm],
@@ -571,13 +657,9 @@ fn dpp(
     let before = errors.len();
     macro_rules! entry {
         ($field:ident, $required:expr) => {{
-            let picked = own
-                .raw
-                .dpp
-                .$field
-                .as_ref()
-                .map(|v| (v, own.path))
-                .or_else(|| base.and_then(|f| f.raw.dpp.$field.as_ref().map(|v| (v, f.path))));
+            let picked = std::iter::once(own)
+                .chain(bases.iter().copied())
+                .find_map(|f| f.raw.dpp.$field.as_ref().map(|v| (v, f.path)));
             match sourced(picked, concat!("dpp.", stringify!($field))) {
                 Some(Ok(s)) => Some(s),
                 Some(Err(e)) => {
@@ -759,7 +841,7 @@ fn wave(raw: &Spanned<RawWave>, path: &str) -> Result<Wave, SpecError> {
 /// rules of the family.
 fn forms(
     target: &Parsed<'_>,
-    family: Option<&Parsed<'_>>,
+    family: &[&Parsed<'_>],
     facts: &FamilyFacts,
     set: &InstructionSet,
     layouts: Option<&MachineEncoding>,
@@ -770,7 +852,8 @@ fn forms(
     let mut out = Vec::new();
     let mut dpp_out = Vec::new();
     // Every key names an instruction of the set.
-    for file in [Some(target), family].into_iter().flatten() {
+    let files = || std::iter::once(target).chain(family.iter().copied());
+    for file in files() {
         for (key, _) in &file.raw.forms.0 {
             if set.get(&key.value).is_some() {
                 continue;
@@ -787,12 +870,7 @@ fn forms(
     }
     for instruction in &set.instructions {
         let (mnemonic, e32) = (instruction.mnemonic(), instruction.e32);
-        let picked = target
-            .raw
-            .forms
-            .get(mnemonic)
-            .map(|e| (e, target.path))
-            .or_else(|| family.and_then(|f| f.raw.forms.get(mnemonic).map(|e| (e, f.path))));
+        let picked = files().find_map(|f| f.raw.forms.get(mnemonic).map(|e| (e, f.path)));
         let Some((encodings, path)) = picked else {
             errors.push(SpecError::new(
                 target.path,

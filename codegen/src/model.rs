@@ -1162,6 +1162,9 @@ pub struct FamilyModel {
     pub family: FamilyName,
     /// Its file, workspace-relative.
     pub path: String,
+    /// The files its settings come from, workspace-relative: the families
+    /// it extends (`base:`), farthest first, then its own.
+    pub inputs: Vec<String>,
     /// What no target changes.
     pub facts: FamilyFacts,
     /// The settings of a target file that overrides nothing.

@@ -21,6 +21,9 @@ use crate::model::{
 pub(crate) struct RawFile {
     pub target: Option<Spanned<String>>,
     pub family: Spanned<String>,
+    /// A family file's: the family it extends (`base: gfx11`); every entry
+    /// this file does not give is that family's.
+    pub base: Option<Spanned<String>>,
     pub description: Option<String>,
     pub facts: Option<Spanned<RawFacts>>,
     pub wave: Option<Spanned<RawWave>>,

@@ -46,7 +46,7 @@ fn edit(path: &str, from: &str, to: &str) -> (String, String) {
 }
 
 const GFX9: &str = "isa-spec/families/gfx9.yaml";
-const GFX12: &str = "isa-spec/families/gfx12.yaml";
+const GFX11: &str = "isa-spec/families/gfx11.yaml";
 
 #[test]
 fn vop3_opcode_is_bits_25_16_with_the_family_prefix() {
@@ -124,7 +124,7 @@ fn operand_codes_per_family_and_gfx1250_literal64() {
     );
     // gfx1250 overrides one code and its special sources (no
     // src_lds_direct, whose code holds the 64-bit literal); everything else
-    // is GFX12's.
+    // is GFX11's.
     let gfx1201 = m.target("gfx1201").unwrap().spec.encoding;
     let gfx1250 = m.target("gfx1250").unwrap().spec.encoding;
     assert_eq!(gfx1201.codes.literal64, None);
@@ -155,24 +155,24 @@ fn overlapping_fields_are_an_error() {
 
 #[test]
 fn field_outside_the_word_is_an_error() {
-    let (text, at) = edit(GFX12, "op: [30, 25]", "op: [32, 25]");
-    let e = errors(GFX12, &text);
+    let (text, at) = edit(GFX11, "op: [30, 25]", "op: [32, 25]");
+    let e = errors(GFX11, &text);
     assert!(e[0].starts_with(&at), "{e:?}");
     assert!(e[0].contains("bit 32 is outside a 32-bit word"), "{e:?}");
 }
 
 #[test]
 fn reversed_range_is_an_error() {
-    let (text, at) = edit(GFX12, "op: [16, 9]", "op: [9, 16]");
-    let e = errors(GFX12, &text);
+    let (text, at) = edit(GFX11, "op: [16, 9]", "op: [9, 16]");
+    let e = errors(GFX11, &text);
     assert!(e[0].starts_with(&at), "{e:?}");
     assert!(e[0].contains("`vop1.op`: [9, 16] has hi below lo"), "{e:?}");
 }
 
 #[test]
 fn wrong_width_is_an_error() {
-    let (text, at) = edit(GFX12, "abs: [10, 8]", "abs: [10, 9]");
-    let e = errors(GFX12, &text);
+    let (text, at) = edit(GFX11, "abs: [10, 8]", "abs: [10, 9]");
+    let e = errors(GFX11, &text);
     assert!(e[0].starts_with(&at), "{e:?}");
     assert!(
         e[0].contains("`vop3.word0.abs` (bits 10:9) is 2 bit(s) wide; it must be 3"),
@@ -193,19 +193,19 @@ fn bit_outside_must_be_zero_is_checked_and_overlaps() {
 
 #[test]
 fn unknown_and_duplicate_layout_keys_name_file_line_column() {
-    let (text, at) = edit(GFX12, "op: [16, 9]", "op: [16, 9]\n    bogus: 1");
+    let (text, at) = edit(GFX11, "op: [16, 9]", "op: [16, 9]\n    bogus: 1");
     let line: usize = at.split(':').nth(1).unwrap().parse().unwrap();
-    let e = errors(GFX12, &text);
+    let e = errors(GFX11, &text);
     assert!(
-        e[0].starts_with(&format!("{GFX12}:{}:5: ", line + 1)),
+        e[0].starts_with(&format!("{GFX11}:{}:5: ", line + 1)),
         "{e:?}"
     );
     assert!(e[0].contains("bogus"), "{e:?}");
 
-    let (text, _) = edit(GFX12, "op: [16, 9]", "op: [16, 9]\n    op: [16, 9]");
-    let e = errors(GFX12, &text);
+    let (text, _) = edit(GFX11, "op: [16, 9]", "op: [16, 9]\n    op: [16, 9]");
+    let e = errors(GFX11, &text);
     assert!(
-        e[0].starts_with(&format!("{GFX12}:{}:5: ", line + 1)),
+        e[0].starts_with(&format!("{GFX11}:{}:5: ", line + 1)),
         "{e:?}"
     );
     assert!(e[0].contains("duplicate"), "{e:?}");
@@ -213,18 +213,18 @@ fn unknown_and_duplicate_layout_keys_name_file_line_column() {
 
 #[test]
 fn field_must_be_a_bit_or_a_range() {
-    let (text, at) = edit(GFX12, "op: [16, 9]", "op: [16, 9, 1]");
-    let e = errors(GFX12, &text);
+    let (text, at) = edit(GFX11, "op: [16, 9]", "op: [16, 9, 1]");
+    let e = errors(GFX11, &text);
     assert!(e[0].starts_with(&at), "{e:?}");
     assert!(e[0].contains("[hi, lo]"), "{e:?}");
 }
 
 #[test]
 fn opcode_must_fit_the_layout_field() {
-    let (text, at) = edit(GFX12, "op: [30, 25]", "op: [29, 25]");
-    let e = errors(GFX12, &text);
+    let (text, at) = edit(GFX11, "op: [30, 25]", "op: [29, 25]");
+    let e = errors(GFX11, &text);
     let (_, form) = edit(
-        GFX12,
+        GFX11,
         "v_ldexp_f16: {vop2: 0x3b",
         "v_ldexp_f16: {vop2: 0x3b",
     );
@@ -238,11 +238,11 @@ fn opcode_must_fit_the_layout_field() {
 #[test]
 fn vop2_word_that_decodes_as_vop1_is_an_error() {
     let (text, at) = edit(
-        GFX12,
+        GFX11,
         "v_ldexp_f16: {vop2: 0x3b, vop3: 0x13b,",
         "v_ldexp_f16: {vop2: 0x3f, vop3: 0x13f,",
     );
-    let e = errors(GFX12, &text);
+    let e = errors(GFX11, &text);
     assert!(e[0].starts_with(&at), "{e:?}");
     assert!(
         e[0].contains("match the vop1 ident (bits 31:25 = 0x3f)"),
@@ -293,14 +293,14 @@ fn colliding_operand_codes_are_an_error() {
 
 #[test]
 fn missing_layout_is_an_error() {
-    let text: String = read(GFX12)
+    let text: String = read(GFX11)
         .lines()
         .take_while(|l| !l.starts_with("encoding:"))
         .map(|l| format!("{l}\n"))
         .collect();
-    let e = errors(GFX12, &text);
+    let e = errors(GFX11, &text);
     assert!(
-        e.contains(&"isa-spec/families/gfx12.yaml: `encoding.vop3` is missing".to_string()),
+        e.contains(&"isa-spec/families/gfx11.yaml: `encoding.vop3` is missing".to_string()),
         "{e:?}"
     );
 }

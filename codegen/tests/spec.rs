@@ -373,16 +373,20 @@ fn sdwa_form_on_a_target_without_sdwa_is_an_error() {
 #[test]
 fn missing_form_is_an_error() {
     let family =
-        std::fs::read_to_string(workspace_root().join("isa-spec/families/gfx12.yaml")).unwrap();
+        std::fs::read_to_string(workspace_root().join("isa-spec/families/gfx11.yaml")).unwrap();
     let text: String = family
         .lines()
         .filter(|l| !l.contains("v_ldexp_f64"))
         .map(|l| format!("{l}\n"))
         .collect();
-    let e = errors("isa-spec/families/gfx12.yaml", &text);
+    let e = errors("isa-spec/families/gfx11.yaml", &text);
+    // GFX12 extends GFX11 and gives no `v_ldexp_f64` of its own.
     assert_eq!(
         e,
-        ["isa-spec/families/gfx12.yaml: form `v_ldexp_f64` is missing"]
+        [
+            "isa-spec/families/gfx11.yaml: form `v_ldexp_f64` is missing",
+            "isa-spec/families/gfx12.yaml: form `v_ldexp_f64` is missing"
+        ]
     );
 }
 
@@ -407,7 +411,7 @@ fn inconsistent_vop3_opcode_is_an_error() {
     assert_eq!(e.len(), 1, "{e:?}");
     assert!(e[0].starts_with("isa-spec/gfx1201.yaml:7:"), "{e:?}");
     assert!(
-        e[0].contains("`vop3_opcode_offset` (isa-spec/families/gfx12.yaml) is 0x180, giving 0x1a0"),
+        e[0].contains("`vop3_opcode_offset` (isa-spec/families/gfx11.yaml) is 0x180, giving 0x1a0"),
         "{e:?}"
     );
 }
@@ -456,6 +460,7 @@ fn a_target_file_without_its_family_file_is_an_error() {
     assert_eq!(
         e,
         [
+            "isa-spec/families/gfx12.yaml:12:7: `base: gfx11`: no family file isa-spec/families/gfx11.yaml (families: gfx9, gfx10, gfx12)",
             "isa-spec/gfx1100.yaml:3:9: no family file isa-spec/families/gfx11.yaml (families: gfx9, gfx10, gfx12)",
             "isa-spec/gfx1150.yaml:3:9: no family file isa-spec/families/gfx11.yaml (families: gfx9, gfx10, gfx12)"
         ]
@@ -772,10 +777,109 @@ fn dpp_entries_that_mean_nothing_are_errors() {
         "{e:?}"
     );
     // A missing DPP entry in a family file.
-    let (path, text) = family_without("gfx12", "  zero_fill:");
+    let (path, text) = family_without("gfx11", "  zero_fill:");
     let e = errors(&path, &text);
     assert!(
         e.iter().any(|e| e.contains("`dpp.zero_fill` is missing")),
+        "{e:?}"
+    );
+}
+
+/// A family file with `base:` takes every entry it does not give from
+/// the family it extends, with that file as the entry's origin.
+#[test]
+fn a_family_takes_what_it_does_not_give_from_its_base() {
+    let m = model();
+    let gfx11 = &m.family("gfx11").unwrap().defaults;
+    let gfx12 = m.family("gfx12").unwrap();
+    assert_eq!(
+        gfx12.inputs,
+        [
+            "isa-spec/families/gfx11.yaml",
+            "isa-spec/families/gfx12.yaml"
+        ]
+    );
+    // Not given in gfx12.yaml: GFX11's value, written in gfx11.yaml.
+    assert_eq!(
+        gfx12.facts.true16.origin.file,
+        "isa-spec/families/gfx11.yaml"
+    );
+    assert_eq!(gfx12.defaults.sub_nan, gfx11.sub_nan);
+    assert_eq!(gfx12.defaults.encoding.vop3, gfx11.encoding.vop3);
+    // Given in gfx12.yaml: its own, with its own evidence.
+    assert_eq!(gfx12.defaults.omod_gate.value, OmodGate::Always);
+    assert_eq!(gfx11.omod_gate.value, OmodGate::IeeeAndOutputDenorm);
+    assert_eq!(
+        gfx12.defaults.tininess.origin.file,
+        "isa-spec/families/gfx12.yaml"
+    );
+    // A `forms:` entry replaces the base's entry for that instruction only:
+    // v_add_f64 is VOP2 0x02 on GFX12 (llvm-mc 22), VOP3 only on GFX11.
+    let vop2_add_f64 = |spec: &amdgpu_valu_codegen::model::Spec| {
+        spec.forms
+            .iter()
+            .filter(|f| f.instruction.mnemonic() == "v_add_f64" && f.encoding == Encoding::Vop2)
+            .map(|f| f.op)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(vop2_add_f64(&gfx12.defaults), [0x02]);
+    assert_eq!(vop2_add_f64(gfx11), Vec::<u16>::new());
+    assert_eq!(gfx12.defaults.forms.len(), gfx11.forms.len() + 2);
+    // A target of GFX12 is generated from all three files.
+    assert_eq!(
+        m.target("gfx1201").unwrap().inputs,
+        [
+            "isa-spec/families/gfx11.yaml",
+            "isa-spec/families/gfx12.yaml",
+            "isa-spec/gfx1201.yaml"
+        ]
+    );
+}
+
+#[test]
+fn an_unknown_or_circular_base_is_an_error() {
+    let path = "isa-spec/families/gfx12.yaml";
+    let text = std::fs::read_to_string(workspace_root().join(path)).unwrap();
+    let e = errors(path, &text.replace("base: gfx11", "base: gfx13"));
+    assert_eq!(
+        e,
+        ["isa-spec/families/gfx12.yaml:12:7: `base: gfx13`: no family file isa-spec/families/gfx13.yaml (families: gfx9, gfx10, gfx11, gfx12)"]
+    );
+    // gfx11 extending gfx12, which extends gfx11.
+    let path = "isa-spec/families/gfx11.yaml";
+    let text = std::fs::read_to_string(workspace_root().join(path)).unwrap();
+    let e = errors(
+        path,
+        &text.replace("family: gfx11\n", "family: gfx11\nbase: gfx12\n"),
+    );
+    assert_eq!(
+        e,
+        [
+            "isa-spec/families/gfx12.yaml:12:7: `base: gfx11` makes a cycle: gfx11 -> gfx12 -> gfx11",
+            "isa-spec/families/gfx11.yaml:7:7: `base: gfx12` makes a cycle: gfx12 -> gfx11 -> gfx12"
+        ]
+    );
+}
+
+#[test]
+fn base_is_for_family_files_and_facts_may_come_from_it() {
+    let e = errors(
+        "isa-spec/gfx1201.yaml",
+        &GFX1201.replace("family: gfx12\n", "family: gfx12\nbase: gfx11\n"),
+    );
+    assert_eq!(
+        e,
+        ["isa-spec/gfx1201.yaml:3:7: `base` is a family file's: a target file names its family with `family:`"]
+    );
+    // gfx12.yaml gives no facts; without its base it has none.
+    let path = "isa-spec/families/gfx12.yaml";
+    let text = std::fs::read_to_string(workspace_root().join(path)).unwrap();
+    assert!(!text.contains("\nfacts:"));
+    let e = errors(path, &text.replace("base: gfx11\n", ""));
+    assert!(
+        e.iter().any(|e| e.starts_with(
+            "isa-spec/families/gfx12.yaml: `facts` is missing: a family file gives true16"
+        )),
         "{e:?}"
     );
 }
