@@ -371,44 +371,93 @@ fn wave_doc(s: &Spec) -> String {
     )
 }
 
-/// A family module's `spec(target)`: every setting of the family file.
-pub fn family_spec_fn(f: &FamilyModel) -> TokenStream {
+/// A family module's `spec(target)`: every setting of the family file, or,
+/// for a family that extends `base`, `base`'s with what the file changes.
+pub fn family_spec_fn(f: &FamilyModel, base: Option<&FamilyModel>) -> TokenStream {
     let family = f.family.variant_ident();
     let name = f.family.as_str();
-    let fields = all(&spec_fields(&f.defaults, name, name));
-    let doc = format!(
-        " The facts of a {} target whose file changes nothing: `{}`.",
-        upper(&f.family),
-        f.path
-    );
+    let own = spec_fields(&f.defaults, name, name);
     let wave = wave_doc(&f.defaults);
+    let (doc, value) = match base {
+        None => {
+            let fields = all(&own);
+            (
+                format!(
+                    " The facts of a {} target whose file changes nothing: `{}`.",
+                    upper(&f.family),
+                    f.path
+                ),
+                quote!(TargetSpec { target, family: Family::#family, #(#fields,)* }),
+            )
+        }
+        Some(b) => {
+            let module = b.family.module();
+            let base_spec = quote!(#module::spec(target));
+            let mut own = own;
+            if f.defaults.dpp != b.defaults.dpp {
+                let dpp = changed(&dpp_fields(&b.defaults.dpp), &dpp_fields(&f.defaults.dpp));
+                for (field, value) in &mut own {
+                    if *field == "dpp" {
+                        *value = quote!(DppSpec { #(#dpp,)* ..#base_spec.dpp });
+                    }
+                }
+            }
+            let base_name = b.family.as_str();
+            let changes = changed(&spec_fields(&b.defaults, base_name, base_name), &own);
+            (
+                format!(
+                    " The facts of a {} target whose file changes nothing: {}'s, with what `{}` changes.",
+                    upper(&f.family),
+                    upper(&b.family),
+                    f.path
+                ),
+                quote!(TargetSpec { family: Family::#family, #(#changes,)* ..#base_spec }),
+            )
+        }
+    };
     quote! {
         #[doc = #doc]
         #[doc = ""]
         #[doc = #wave]
         pub const fn spec(target: Target) -> TargetSpec {
-            TargetSpec { target, family: Family::#family, #(#fields,)* }
+            #value
         }
     }
 }
 
-/// A family module's `ENCODING`.
-pub fn family_encoding_static(f: &FamilyModel) -> TokenStream {
+/// A family module's `ENCODING`: every table, or, for a family that
+/// extends `base`, `base`'s with what the file changes.
+pub fn family_encoding_static(f: &FamilyModel, base: Option<&FamilyModel>) -> TokenStream {
     let family = f.family.variant_ident();
     let e = &f.defaults.encoding;
-    let fields = all(&encoding_fields(e));
-    let codes = all(&code_fields(&e.codes));
     let doc = format!(
         " {}'s field layouts, operand codes and limits.",
         upper(&f.family)
     );
+    let value = match base {
+        None => {
+            let fields = all(&encoding_fields(e));
+            let codes = all(&code_fields(&e.codes));
+            quote!(FamilyEncoding {
+                family: Family::#family,
+                #(#fields,)*
+                codes: OperandCodes { #(#codes,)* },
+            })
+        }
+        Some(b) => {
+            let module = b.family.module();
+            let be = &b.defaults.encoding;
+            let mut changes = changed(&encoding_fields(be), &encoding_fields(e));
+            let codes = changed(&code_fields(&be.codes), &code_fields(&e.codes));
+            if !codes.is_empty() {
+                changes.push(quote!(codes: OperandCodes { #(#codes,)* ..#module::ENCODING.codes }));
+            }
+            quote!(FamilyEncoding { family: Family::#family, #(#changes,)* ..#module::ENCODING })
+        }
+    };
     quote! {
         #[doc = #doc]
-        pub static ENCODING: FamilyEncoding = FamilyEncoding {
-            family: Family::#family,
-            #(#fields,)*
-            codes: OperandCodes { #(#codes,)* },
-        };
+        pub static ENCODING: FamilyEncoding = #value;
     }
 }
 
@@ -909,10 +958,21 @@ fn over(inputs: &[String]) -> String {
 
 /// A family's module, header included.
 pub fn family_module(model: &Model, f: &FamilyModel) -> Result<String, Error> {
-    let spec = family_spec_fn(f);
-    let encoding = family_encoding_static(f);
+    let base = match &f.base {
+        Some(b) => Some(model.family(b.as_str()).ok_or_else(|| Error::Emit {
+            file: format!("families/{}.rs", f.family),
+            message: format!("no family {b}"),
+        })?),
+        None => None,
+    };
+    let spec = family_spec_fn(f, base);
+    let encoding = family_encoding_static(f, base);
     let body = quote!(#spec #encoding);
     let uses = imports(&body, &[]);
+    let base_use = base.map(|b| {
+        let module = b.family.module();
+        quote!(use super::#module;)
+    });
     let doc = format!(
         " {}: what every target of the family shares, generated from {}.",
         upper(&f.family),
@@ -921,6 +981,7 @@ pub fn family_module(model: &Model, f: &FamilyModel) -> Result<String, Error> {
     let tokens = quote! {
         #![doc = #doc]
         #uses
+        #base_use
         #body
     };
     let inputs: Vec<&str> = f.inputs.iter().map(String::as_str).collect();

@@ -342,6 +342,7 @@ fn family(
     Ok(FamilyModel {
         family: name.clone(),
         path: file.path.to_string(),
+        base: bases.first().and_then(|b| Name::parse(&b.raw.family.value)),
         inputs: chain.iter().rev().map(|f| f.path.to_string()).collect(),
         facts,
         defaults,

@@ -1162,8 +1162,10 @@ pub struct FamilyModel {
     pub family: FamilyName,
     /// Its file, workspace-relative.
     pub path: String,
+    /// The family it extends (`base:`), if any.
+    pub base: Option<FamilyName>,
     /// The files its settings come from, workspace-relative: the families
-    /// it extends (`base:`), farthest first, then its own.
+    /// it extends, farthest first, then its own.
     pub inputs: Vec<String>,
     /// What no target changes.
     pub facts: FamilyFacts,

@@ -22,10 +22,20 @@ fn target<'a>(m: &'a Model, name: &str) -> (&'a FamilyModel, &'a TargetModel) {
 }
 
 #[test]
-fn gfx12_spec_fn_gives_every_setting_of_the_family_file() {
+fn gfx11_spec_fn_gives_every_setting_of_the_family_file() {
+    let m = model();
+    let f = m.family("gfx11").unwrap();
+    let code = pretty("families/gfx11.rs", family_spec_fn(f, None)).unwrap();
+    insta::assert_snapshot!(code);
+}
+
+#[test]
+fn gfx12_spec_and_encoding_are_gfx11s_with_what_its_file_changes() {
     let m = model();
     let f = m.family("gfx12").unwrap();
-    let code = pretty("families/gfx12.rs", family_spec_fn(f)).unwrap();
+    let base = m.family("gfx11");
+    let (spec, encoding) = (family_spec_fn(f, base), family_encoding_static(f, base));
+    let code = pretty("families/gfx12.rs", quote::quote!(#spec #encoding)).unwrap();
     insta::assert_snapshot!(code);
 }
 
@@ -33,7 +43,7 @@ fn gfx12_spec_fn_gives_every_setting_of_the_family_file() {
 fn gfx9_encoding_has_sdwa_and_op_sel() {
     let m = model();
     let f = m.family("gfx9").unwrap();
-    let code = pretty("families/gfx9.rs", family_encoding_static(f)).unwrap();
+    let code = pretty("families/gfx9.rs", family_encoding_static(f, None)).unwrap();
     insta::assert_snapshot!(code);
 }
 

@@ -3,28 +3,18 @@
 // input-hash: fnv1a64:2ea0a35dc218bb53
 
 //! GFX12: what every target of the family shares, generated from `isa-spec/families/gfx12.yaml` over `isa-spec/families/gfx11.yaml`.
-use crate::asm::tables::{
-    Dpp16Layout, Dpp8Layout, FamilyEncoding, Field, OpSel, OperandCodes, SpecialCodes,
-    Vop1Layout, Vop2Layout, Vop3Layout,
-};
-use crate::dpp::{DppControlKind, DppControls};
+use crate::asm::tables::{FamilyEncoding, SpecialCodes};
 use crate::generated::forms;
-use crate::kernels::{ClampNan, OmodGate, SnanPolicy, SubNan, Tininess};
-use crate::target::{
-    BoundCtrlZero, DppInactiveSource, DppMixedHalves, DppReservedBits, DppReservedCtrl,
-    DppShareXmask, DppSpec, DppZeroFill, Evidence, F16DstHigh, Family, Sourced, Target,
-    TargetSpec, WaveSize,
-};
+use crate::kernels::{ClampNan, OmodGate, SnanPolicy, Tininess};
+use crate::target::{DppSpec, Evidence, Family, Sourced, Target, TargetSpec};
+use super::gfx11;
 
-/// The facts of a GFX12 target whose file changes nothing: `isa-spec/families/gfx12.yaml`.
+/// The facts of a GFX12 target whose file changes nothing: GFX11's, with what `isa-spec/families/gfx12.yaml` changes.
 ///
 /// Wave sizes wave32, wave64, default wave32 (doc: llvm-mc 22 accepts -mattr=+wavefrontsize64).
 pub const fn spec(target: Target) -> TargetSpec {
     TargetSpec {
-        target,
         family: Family::Gfx12,
-        wave_sizes: &[WaveSize::Wave32, WaveSize::Wave64],
-        default_wave: WaveSize::Wave32,
         omod_gate: Sourced {
             value: OmodGate::Always,
             evidence: Evidence::Inherited("gfx1201"),
@@ -39,181 +29,32 @@ pub const fn spec(target: Target) -> TargetSpec {
                 "llc-22 emits no .amdhsa_ieee_mode/.amdhsa_dx10_clamp for GFX12",
             ),
         },
-        true16: Sourced {
-            value: true,
-            evidence: Evidence::Doc(
-                "llvm-mc 22 -mattr=+real-true16 encodes .l/.h operands",
-            ),
-        },
-        sdwa: Sourced {
-            value: false,
-            evidence: Evidence::Doc("llvm-mc 22: sdwa variant not supported"),
-        },
-        f16_dst_high: Sourced {
-            value: F16DstHigh::Preserve,
-            evidence: Evidence::Inherited("gfx1201"),
-        },
         snan: Sourced {
             value: SnanPolicy::Quiet,
             evidence: Evidence::Inherited("gfx1201"),
-        },
-        sub_nan: Sourced {
-            value: SubNan::Ieee,
-            evidence: Evidence::Open(
-                "SUB/SUBREV of a NaN subtrahend not measured; AMD's Vega notes say SUB runs as ADD of the negated subtrahend (docs/semantics.md §10.9)",
-            ),
         },
         tininess: Sourced {
             value: Tininess::AfterRounding,
             evidence: Evidence::Hw("gfx1201"),
         },
-        sdwa_f16_output: None,
-        sdwa_f16_dword_dst: None,
-        sdwa_constant_sel: None,
-        sdwa_reserved_bits: None,
-        aligned_vgpr_pairs: Sourced {
-            value: false,
-            evidence: Evidence::Doc("llvm-mc 22 accepts v_fract_f64 v[1:2], v[3:4]"),
-        },
-        fract_rules: Evidence::Inherited("gfx1201"),
         forms: forms::GFX12,
         dpp: DppSpec {
-            controls: Sourced {
-                value: DppControls::of(
-                    &[
-                        DppControlKind::QuadPerm,
-                        DppControlKind::RowShl,
-                        DppControlKind::RowShr,
-                        DppControlKind::RowRor,
-                        DppControlKind::RowMirror,
-                        DppControlKind::RowHalfMirror,
-                        DppControlKind::RowShare,
-                        DppControlKind::RowXmask,
-                    ],
-                ),
-                evidence: Evidence::Doc(
-                    "llvm-mc 22 accepts these and rejects wave_*, row_bcast, row_newbcast",
-                ),
-            },
-            f64_controls: Sourced {
-                value: DppControls::of(&[]),
-                evidence: Evidence::Doc(
-                    "llvm-mc 22: dpp and e64_dpp variants of the F64 instructions are not supported",
-                ),
-            },
-            bound_ctrl_zero: Sourced {
-                value: BoundCtrlZero::ClearsBc,
-                evidence: Evidence::Doc(
-                    "llvm-mc 22 encodes bound_ctrl:0 as BC = 0 from GFX11 (LLVM D149254)",
-                ),
-            },
-            fi: Sourced {
-                value: true,
-                evidence: Evidence::Doc(
-                    "llvm-mc 22 encodes fi:1 (bit 18) and dpp8 (src0 0xE9/0xEA)",
-                ),
-            },
             e64_src1_scalar: Sourced {
                 value: true,
                 evidence: Evidence::Doc(
                     "llvm-mc 22 encodes v_ldexp_f32_e64_dpp v0, v1, s2 and an inline constant src1 (dpp-src1-sgpr)",
                 ),
             },
-            inactive_source: Sourced {
-                value: DppInactiveSource::BoundCtrl,
-                evidence: Evidence::Doc(
-                    "LLVM AMDGPUModifierSyntax: fi:0, interaction with inactive lanes is controlled by bound_ctrl; rocjitsu's GFX11+ profile",
-                ),
-            },
-            zero_fill: Sourced {
-                value: DppZeroFill::Modified,
-                evidence: Evidence::Open(
-                    "rocjitsu selects raw lanes, then applies ABS/NEG (-0 under NEG); gem5 applies the modifiers before selection (+0)",
-                ),
-            },
-            bcast_low_rows: None,
-            reserved_ctrl: Sourced {
-                value: DppReservedCtrl::Error,
-                evidence: Evidence::Open(
-                    "the ISA says reserved/undefined; rocjitsu runs them as identity, gem5 panics",
-                ),
-            },
-            share_xmask: Some(Sourced {
-                value: DppShareXmask::Formula,
-                evidence: Evidence::Doc(
-                    "LLVM AMDGPUModifierSyntax row_share/row_xmask; Mesa ACO emits them from GFX11",
-                ),
-            }),
-            mixed_halves: Some(Sourced {
-                value: DppMixedHalves::AsEncoded,
-                evidence: Evidence::Open(
-                    "RDNA4 ISA §7.9: DPP with VOP3 needs OPSEL halves aligned; LLVM assembles mixed halves in e32 and e64",
-                ),
-            }),
-            reserved_bits: Sourced {
-                value: DppReservedBits::Ignored,
-                evidence: Evidence::Open(
-                    "DPP bits 22-23 on LDEXP e32, bit 17, and e64 bits 20-23: LLVM cannot write them and llvm-mc 22 decodes them (17 and 20-23 as 0); hardware effect unknown",
-                ),
-            },
+            ..gfx11::spec(target).dpp
         },
         dpp_forms: forms::DPP_GFX12,
+        ..gfx11::spec(target)
     }
 }
 
 /// GFX12's field layouts, operand codes and limits.
 pub static ENCODING: FamilyEncoding = FamilyEncoding {
     family: Family::Gfx12,
-    vop1: Vop1Layout {
-        encoding: Field::bits(31, 25),
-        encoding_value: 0x3f,
-        op: Field::bits(16, 9),
-        vdst: Field::bits(24, 17),
-        src0: Field::bits(8, 0),
-    },
-    vop2: Vop2Layout {
-        encoding: Field::bit(31),
-        encoding_value: 0x0,
-        op: Field::bits(30, 25),
-        vdst: Field::bits(24, 17),
-        vsrc1: Field::bits(16, 9),
-        src0: Field::bits(8, 0),
-    },
-    vop3: Vop3Layout {
-        encoding: Field::bits(31, 26),
-        encoding_value: 0x35,
-        op: Field::bits(25, 16),
-        vdst: Field::bits(7, 0),
-        abs: Field::bits(10, 8),
-        op_sel: Some(OpSel {
-            field: Field::bits(14, 11),
-            dst_bit: 3,
-        }),
-        clamp: Field::bit(15),
-        src: [Field::bits(8, 0), Field::bits(17, 9), Field::bits(26, 18)],
-        omod: Field::bits(28, 27),
-        neg: Field::bits(31, 29),
-    },
-    sdwa: None,
-    dpp16: Dpp16Layout {
-        marker: 0xfa,
-        fi: Some(Field::bit(18)),
-        src0: Field::bits(7, 0),
-        ctrl: Field::bits(16, 8),
-        bound_ctrl: Field::bit(19),
-        src0_neg: Field::bit(20),
-        src0_abs: Field::bit(21),
-        src1_neg: Field::bit(22),
-        src1_abs: Field::bit(23),
-        bank_mask: Field::bits(27, 24),
-        row_mask: Field::bits(31, 28),
-    },
-    dpp8: Some(Dpp8Layout {
-        marker: 0xe9,
-        marker_fi: 0xea,
-        src0: Field::bits(7, 0),
-        sel: Field::bits(31, 8),
-    }),
     special: SpecialCodes {
         flat_scratch_lo: None,
         xnack_mask_lo: None,
@@ -230,19 +71,5 @@ pub static ENCODING: FamilyEncoding = FamilyEncoding {
             "src_execz",
         ],
     },
-    true16_e32_halves: true,
-    vop3_literal: true,
-    constant_bus_limit: 2,
-    codes: OperandCodes {
-        max_sgpr: 105,
-        vcc_lo: 106,
-        m0: 125,
-        null: Some(124),
-        exec_lo: 126,
-        int_zero: 128,
-        float_first: 240,
-        literal: 255,
-        literal64: None,
-        vgpr_first: 256,
-    },
+    ..gfx11::ENCODING
 };
