@@ -556,6 +556,7 @@ impl<T: Lane> RowData<T> {
                     "bare" => self.bare(off, &mut d[r]),
                     "lanes" => self.lanes(r.clone(), &mut d[r]),
                     "prepared" => self.prepared(r.clone(), &mut d[r]),
+                    "capi-oneshot" => self.capi_oneshot(off, &mut d[r]),
                     _ => self.capi(off, &mut d[r]),
                 }
             }
@@ -747,7 +748,8 @@ fn main() {
         }
     }
     rows.sort_by_key(|(r, _)| *r);
-    // BINDINGS_CALLS=side,row,passes (side: bare, lanes, prepared or capi;
+    // BINDINGS_CALLS=side,row,passes (side: bare, lanes, prepared, capi
+    // (the C prepared function) or capi-oneshot (the C one-shot function);
     // row: as the table names it, e.g. fract:f16): only that many passes
     // of one side's 64-lane calls, in `profile_calls`, for counting
     // instructions per call under `valgrind --tool=callgrind
