@@ -6,7 +6,12 @@
  * prints "OP:FMT c64 cone cprep64": the median Mlanes/s over REPS passes of
  * the one-shot function in 64-lane calls cycling through RING lanes, of one
  * call over WHOLE lanes, and of avalu_prepared_run_* in 64-lane calls.
- * Every result is checked against the Rust bits; a difference exits 1. */
+ * Every result is checked against the Rust bits; a difference exits 1.
+ * Every array starts on a 4 KiB page, the destination BINDINGS_DST_SHIFT
+ * bytes past one (default 0), as on the Rust side (see PageArray there):
+ * left to malloc, the F32 arrays landed with the destination 80 bytes past
+ * the source modulo 4 KiB, where a call's stores and the next call's loads
+ * 4K-alias. */
 #define _POSIX_C_SOURCE 199309L /* clock_gettime */
 #include <amdgpu_valu.h>
 #include <stdio.h>
@@ -25,11 +30,23 @@ static int cmp(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
+#define PAGE 4096
+
+/* bytes bytes on a fresh page (free it with free). */
+static void *page_alloc(size_t bytes) {
+    void *p = aligned_alloc(PAGE, (bytes + PAGE - 1) / PAGE * PAGE);
+    if (!p) {
+        fprintf(stderr, "out of memory\n");
+        exit(2);
+    }
+    return p;
+}
+
 static void *load(const char *dir, const char *name, size_t bytes) {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", dir, name);
     FILE *f = fopen(path, "rb");
-    void *p = malloc(bytes);
+    void *p = page_alloc(bytes);
     if (!f || !p || fread(p, 1, bytes, f) != bytes) {
         fprintf(stderr, "cannot read %s\n", path);
         exit(2);
@@ -106,6 +123,8 @@ int main(int argc, char **argv) {
     mode = (uint32_t)strtoul(argv[6], NULL, 10);
     if (ring == 0 || ring % 64 || ring > whole || reps < 1) return 2;
     double *rate = malloc(reps * sizeof *rate);
+    const char *shift_text = getenv("BINDINGS_DST_SHIFT");
+    size_t shift = shift_text ? strtoull(shift_text, NULL, 10) % PAGE / 8 * 8 : 0;
     for (int r = 7; r < argc; ++r) {
         char name[64];
         snprintf(name, sizeof name, "%s", argv[r]);
@@ -131,7 +150,7 @@ int main(int argc, char **argv) {
         int32_t *e = load(dir, file, whole * 4);
         snprintf(file, sizeof file, "want_%d.bin", r - 7);
         char *want = load(dir, file, bytes);
-        char *d = calloc(whole, size);
+        char *d_page = page_alloc(bytes + shift), *d = d_page + shift;
         AvaluPrepared *p = NULL;
         AvaluArithMods none = {0, 0, 0, 0};
         if (avalu_prepared_new(target, (uint32_t)op, (uint32_t)fmt, mode, none, &p) != AVALU_STATUS_OK) {
@@ -166,7 +185,7 @@ int main(int argc, char **argv) {
         }
         printf("%s %.1f %.1f %.1f\n", argv[r], fig[0], fig[1], fig[2]);
         avalu_prepared_free(p);
-        free(a), free(b), free(c), free(e), free(want), free(d);
+        free(a), free(b), free(c), free(e), free(want), free(d_page);
     }
     return 0;
 fail:

@@ -19,11 +19,15 @@
 //! The 64-lane calls cycle through `RING` lanes (cache-resident, like an
 //! emulator's registers); the whole-array calls cover `WHOLE` lanes. Every
 //! side reads the same inputs (written to files here) and checks its
-//! results against the bare kernel's bits. Rounds interleave the sides;
+//! results against the bare kernel's bits. Every array of the Rust and
+//! the C side starts on a 4 KiB page, the destination
+//! `BINDINGS_DST_SHIFT` bytes past one (default 0; see [`PageArray`]).
+//! Rounds interleave the sides;
 //! in each round every figure is the median of `REPS` passes; the table
 //! shows the median over rounds of each figure and of each round's ratio.
 
 use std::hint::black_box;
+use std::ops::{Deref, DerefMut};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
@@ -110,6 +114,70 @@ fn rate(lanes: usize, mut pass: impl FnMut()) -> f64 {
     )
 }
 
+/// The page size the arrays' layout is set by.
+const PAGE: usize = 4096;
+
+/// Bytes past a page boundary at which the destination arrays start
+/// (`BINDINGS_DST_SHIFT`, a multiple of 8; default 0). The C program reads
+/// the same variable, so both sides always share one layout.
+fn dst_shift() -> usize {
+    std::env::var("BINDINGS_DST_SHIFT")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+        .map_or(0, |v| v % PAGE / 8 * 8)
+}
+
+/// `len` elements starting `shift` bytes past a 4 KiB page boundary.
+///
+/// The layout of the arrays is part of what a 64-lane call costs: when a
+/// destination starts a little (under one call's bytes) past its source
+/// modulo 4 KiB, a call's stores and the next call's loads share their low
+/// 12 address bits and the loads wait on the stores (4K aliasing). With
+/// the allocator choosing, the C program's F32 arrays landed on the heap
+/// with the destination 80 bytes past the source (modulo 4 KiB), about
+/// 4-5 ns more per FRACT F32 call, while the Rust side's did not alias:
+/// so both sides now place every array the same way.
+struct PageArray<T> {
+    buf: Vec<T>,
+    start: usize,
+    len: usize,
+}
+
+impl<T: Copy + Default> PageArray<T> {
+    fn new(len: usize, shift: usize) -> PageArray<T> {
+        let size = core::mem::size_of::<T>();
+        let buf = vec![T::default(); len + (PAGE + shift) / size + 1];
+        // Vec<T> is aligned to size_of::<T>() here (u16, u32, u64, i32),
+        // and shift is a multiple of 8: the distance is a whole number of
+        // elements.
+        let to = (shift + PAGE - buf.as_ptr() as usize % PAGE) % PAGE;
+        PageArray {
+            buf,
+            start: to / size,
+            len,
+        }
+    }
+
+    fn from_slice(v: &[T], shift: usize) -> PageArray<T> {
+        let mut a = PageArray::new(v.len(), shift);
+        a.copy_from_slice(v);
+        a
+    }
+}
+
+impl<T> Deref for PageArray<T> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        &self.buf[self.start..self.start + self.len]
+    }
+}
+
+impl<T> DerefMut for PageArray<T> {
+    fn deref_mut(&mut self) -> &mut [T] {
+        &mut self.buf[self.start..self.start + self.len]
+    }
+}
+
 /// xorshift64 lane mix: sign and fraction random, biased exponent from
 /// 2^-8 to 2^31 (FRACT's and the arithmetic's usual range); exponents in
 /// -40..=40.
@@ -187,8 +255,8 @@ fn ring() -> impl Iterator<Item = usize> {
 /// passes of each Rust column.
 struct RowData<T: Lane> {
     op: LaneOp,
-    src: [Vec<T>; 3],
-    exp: Vec<i32>,
+    src: [PageArray<T>; 3],
+    exp: PageArray<i32>,
     want: Vec<T>,
     policy: Policy,
     prepared: Prepared<T>,
@@ -201,10 +269,8 @@ fn arith_of(op: LaneOp) -> Option<ArithOp> {
 impl<T: Lane> RowData<T> {
     fn new(op: LaneOp, inp: &Inputs) -> RowData<T> {
         let src = [0, 1, 2].map(|i| {
-            inp.bits[i]
-                .iter()
-                .map(|&v| T::narrow(v))
-                .collect::<Vec<T>>()
+            let v: Vec<T> = inp.bits[i].iter().map(|&v| T::narrow(v)).collect();
+            PageArray::from_slice(&v, 0)
         });
         let rules = amdgpu_valu::__testing::float_rules(TARGET.spec());
         let policy = Policy::new::<T::F>(&rules, Mode(MODE), Modifiers::default());
@@ -213,7 +279,7 @@ impl<T: Lane> RowData<T> {
         let mut row = RowData {
             op,
             src,
-            exp: inp.exp.clone(),
+            exp: PageArray::from_slice(&inp.exp, 0),
             want: vec![T::default(); WHOLE],
             policy,
             prepared,
@@ -313,7 +379,7 @@ impl<T: Lane> RowData<T> {
 
     /// The Rust columns of one round, each checked against the bare kernel.
     fn round(&self, out: &mut [f64; COLUMNS.len()]) {
-        let mut d = vec![T::default(); WHOLE];
+        let mut d = PageArray::new(WHOLE, dst_shift());
         let check = |d: &[T], what: &str| {
             assert!(
                 d == &self.want[..d.len()],
@@ -348,9 +414,9 @@ impl<T: Lane> RowData<T> {
         });
         check(&d[..RING], "C API from Rust /64");
         d.fill(T::default());
-        out[LANES_ONE] = rate(WHOLE, || self.lanes(0..WHOLE, &mut d));
+        out[LANES_ONE] = rate(WHOLE, || self.lanes(0..WHOLE, &mut d[..]));
         check(&d, "lanes one call");
-        black_box(&d);
+        black_box(&d[..]);
     }
 
     /// The C API's prepared function called from Rust (linked as an rlib).
@@ -482,7 +548,7 @@ impl<T: Lane> RowData<T> {
     /// instruction counts (`BINDINGS_CALLS`, see `main`).
     #[inline(never)]
     fn profile_calls(&self, side: &str, n: usize) {
-        let mut d = vec![T::default(); RING];
+        let mut d = PageArray::new(RING, dst_shift());
         for _ in 0..n {
             for off in ring() {
                 let r = off..off + CHUNK;
@@ -490,11 +556,12 @@ impl<T: Lane> RowData<T> {
                     "bare" => self.bare(off, &mut d[r]),
                     "lanes" => self.lanes(r.clone(), &mut d[r]),
                     "prepared" => self.prepared(r.clone(), &mut d[r]),
+                    "capi-oneshot" => self.capi_oneshot(off, &mut d[r]),
                     _ => self.capi(off, &mut d[r]),
                 }
             }
         }
-        black_box(&d);
+        black_box(&d[..]);
     }
 
     /// The fastest of many interleaved passes of each side's 64-lane calls,
@@ -502,7 +569,7 @@ impl<T: Lane> RowData<T> {
     /// API's container (`BINDINGS_QUICK`).
     fn quick(&self) -> [f64; 6] {
         let mut best = [f64::INFINITY; 6];
-        let mut d = vec![T::default(); RING];
+        let mut d = PageArray::new(RING, dst_shift());
         for _ in 0..400 {
             for (side, b) in best.iter_mut().enumerate() {
                 let t = Instant::now();
@@ -520,7 +587,7 @@ impl<T: Lane> RowData<T> {
                 *b = b.min(t.elapsed().as_secs_f64());
             }
         }
-        black_box(&d);
+        black_box(&d[..]);
         best.map(|t| RING as f64 / t / 1e6)
     }
 
@@ -681,7 +748,8 @@ fn main() {
         }
     }
     rows.sort_by_key(|(r, _)| *r);
-    // BINDINGS_CALLS=side,row,passes (side: bare, lanes, prepared or capi;
+    // BINDINGS_CALLS=side,row,passes (side: bare, lanes, prepared, capi
+    // (the C prepared function) or capi-oneshot (the C one-shot function);
     // row: as the table names it, e.g. fract:f16): only that many passes
     // of one side's 64-lane calls, in `profile_calls`, for counting
     // instructions per call under `valgrind --tool=callgrind
