@@ -3,8 +3,9 @@
 
 use crate::dpp::{Dpp, Plan};
 use crate::error::ExecError;
-use crate::instr::{Encoding, Opcode, Special, SrcMods};
-use crate::kernels::{Mode, Omod, Policy};
+use crate::instr::{Encoding, Opcode, OperationKind, Special, SrcMods};
+use crate::kernels::arith::{ArithOp, SourceModifiers};
+use crate::kernels::{FormatKind, Mode, Omod, Policy};
 use crate::target::{Target, WaveSize};
 
 /// VGPRs per lane a wave holds: v0..v255, 32 bits each per lane.
@@ -167,18 +168,49 @@ pub(crate) struct CheckedDpp {
 /// it: everything but the register numbers (checked on every call) of an
 /// instruction that passed the quick check on a generated target, under
 /// one MODE and wave size. A later instruction with the same key needs only
-/// its registers checked, and reuses the policy.
+/// its register numbers checked, and runs with the noted policy and
+/// operand layout.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct CheckedShape {
     /// What the instruction, target and wave must match.
     pub(crate) key: ShapeKey,
     /// The policy built for the key.
     pub(crate) policy: Policy,
+    /// What the key fixes about the operands.
+    pub(crate) layout: Layout,
+}
+
+/// What a [`CheckedShape`]'s key fixes about its operands (all VGPRs):
+/// the register numbers each may name, the halves its sources are read
+/// from and its result is written to, and, for the arithmetic, the
+/// operation and every source's ABS/NEG.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Layout {
+    /// The highest register number dst, src0, src1, src2 may name (a pair
+    /// ends at v255; an e32 true16 half is below v128).
+    pub(crate) last: [u16; 4],
+    /// The bits of each register number that must be clear (1: an aligned
+    /// pair starts at an even register).
+    pub(crate) align: [u16; 4],
+    /// Right shift bringing each F16 source (LDEXP's exponent in slot 1;
+    /// FMAC's accumulator in slot 2) to bits 15:0.
+    pub(crate) src_shift: [u32; 3],
+    /// The bits of the old destination word a 16-bit result keeps.
+    pub(crate) dst_keep: u32,
+    /// Left shift placing a 16-bit result in its half.
+    pub(crate) dst_shift: u32,
+    /// The arithmetic operation (`None` for FRACT and LDEXP).
+    pub(crate) op: Option<ArithOp>,
+    /// FMAC: src2 is the destination's own words.
+    pub(crate) accumulator: bool,
+    /// Each source's ABS/NEG (the arithmetic; FRACT's are in the policy).
+    pub(crate) mods: SourceModifiers,
 }
 
 /// The key of a [`CheckedShape`]: the generated target (by the address of
-/// its static spec), the wave size, MODE, and every field of the
-/// instruction the quick check or the policy reads but the registers.
+/// its static spec), the wave size, MODE, the kernel that noted it, and
+/// every field of the instruction the quick check, the policy or the
+/// layout reads but the register numbers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct ShapeKey {
     /// The address of the target's generated spec.
@@ -187,10 +219,20 @@ pub(crate) struct ShapeKey {
     pub(crate) size: WaveSize,
     /// MODE.
     pub(crate) mode: Mode,
+    /// The kernel the executor ran it with: FRACT or LDEXP (`None`: the
+    /// arithmetic), in its format.
+    pub(crate) kernel: (Option<OperationKind>, FormatKind),
     /// The opcode.
     pub(crate) opcode: Opcode,
     /// The encoding.
     pub(crate) encoding: Encoding,
+    /// Each of dst, src0, src1, src2: absent, a VGPR and its part, or
+    /// another kind of operand ([`crate::exec`]'s `operand_shape`).
+    pub(crate) operands: [u8; 4],
+    /// An SDWA word present.
+    pub(crate) sdwa: bool,
+    /// A DPP word present.
+    pub(crate) dpp: bool,
     /// src0, src1, src2 ABS/NEG/sext.
     pub(crate) mods: [SrcMods; 3],
     /// CLAMP.
@@ -602,6 +644,13 @@ impl Wave {
     pub(crate) fn vgpr_lanes(&self, index: usize) -> Option<&[u32]> {
         let lanes = self.lanes();
         self.vgprs.get(index)?.0.get(..lanes)
+    }
+
+    /// A copy of every lane of VGPR `index` (all 64, whatever the wave
+    /// size).
+    #[inline(always)]
+    pub(crate) fn vgpr_words(&self, index: usize) -> Option<[u32; MAX_LANES]> {
+        Some(self.vgprs.get(index)?.0)
     }
 
     /// All lanes of VGPR `index`, mutable.
