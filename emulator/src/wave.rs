@@ -1,11 +1,11 @@
 //! Wave state: VGPRs per lane, SGPRs, VCC, M0, EXEC and MODE: the registers
 //! a VALU instruction reads and writes.
 
-use crate::dpp::{Dpp, Plan};
+use crate::dpp::Plan;
 use crate::error::ExecError;
-use crate::instr::{Encoding, Opcode, OperationKind, Special, SrcMods};
+use crate::instr::{Instruction, OperationKind, Special};
 use crate::kernels::arith::{ArithOp, SourceModifiers};
-use crate::kernels::{FormatKind, Mode, Omod, Policy};
+use crate::kernels::{FormatKind, Mode, Policy};
 use crate::target::{Target, WaveSize};
 
 /// VGPRs per lane a wave holds: v0..v255, 32 bits each per lane.
@@ -29,7 +29,7 @@ impl RegisterSet {
     pub const EMPTY: RegisterSet = RegisterSet([0; NUM_VGPRS / 64]);
 
     /// Add register `index` (a number above 255 is ignored).
-    #[inline]
+    #[inline(always)]
     pub fn insert(&mut self, index: usize) {
         if let Some(word) = self.0.get_mut(index / 64) {
             *word |= 1 << (index % 64);
@@ -37,7 +37,7 @@ impl RegisterSet {
     }
 
     /// Add registers `first..first + count` (those above 255 are ignored).
-    #[inline]
+    #[inline(always)]
     pub fn insert_range(&mut self, first: usize, count: usize) {
         for index in first..first.saturating_add(count) {
             self.insert(index);
@@ -150,14 +150,12 @@ pub struct Wave {
 }
 
 /// A DPP instruction shape the executor has checked: a [`CheckedShape`]
-/// whose key also holds the DPP word and EXEC, with the lane plan built
-/// for them.
+/// (whose key holds the DPP word) and EXEC, with the lane plan built for
+/// them.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct CheckedDpp {
     /// The shape.
     pub(crate) shape: CheckedShape,
-    /// The DPP word.
-    pub(crate) dpp: Dpp,
     /// EXEC when the plan was built.
     pub(crate) exec: u64,
     /// The lane plan.
@@ -209,9 +207,10 @@ pub(crate) struct Layout {
 
 /// The key of a [`CheckedShape`]: the generated target (by the address of
 /// its static spec), the wave size, MODE, the kernel that noted it, and
-/// every field of the instruction the quick check, the policy or the
-/// layout reads but the register numbers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// the instruction noted, of which every field but the register numbers
+/// is the key (the kinds and halves of its operands, its modifiers, SDWA
+/// and DPP words included); `exec::noted::key_matches` compares them.
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct ShapeKey {
     /// The address of the target's generated spec.
     pub(crate) spec: usize,
@@ -222,23 +221,8 @@ pub(crate) struct ShapeKey {
     /// The kernel the executor ran it with: FRACT or LDEXP (`None`: the
     /// arithmetic), in its format.
     pub(crate) kernel: (Option<OperationKind>, FormatKind),
-    /// The opcode.
-    pub(crate) opcode: Opcode,
-    /// The encoding.
-    pub(crate) encoding: Encoding,
-    /// Each of dst, src0, src1, src2: absent, a VGPR and its part, or
-    /// another kind of operand ([`crate::exec`]'s `operand_shape`).
-    pub(crate) operands: [u8; 4],
-    /// An SDWA word present.
-    pub(crate) sdwa: bool,
-    /// A DPP word present.
-    pub(crate) dpp: bool,
-    /// src0, src1, src2 ABS/NEG/sext.
-    pub(crate) mods: [SrcMods; 3],
-    /// CLAMP.
-    pub(crate) clamp: bool,
-    /// OMOD.
-    pub(crate) omod: Omod,
+    /// The instruction noted.
+    pub(crate) instr: Instruction,
 }
 
 impl PartialEq for Wave {
@@ -663,8 +647,21 @@ impl Wave {
 
     /// Registers `first..first + count` of the wave's lanes, mutable, beside
     /// shared access to every other register (`None` when out of range).
-    #[inline]
+    /// Always inlined: a split returned through memory stalls the loads
+    /// of its parts (measured +10 ns per call).
+    #[inline(always)]
     pub(crate) fn vgpr_split(&mut self, first: usize, count: usize) -> Option<VgprSplit<'_>> {
+        Some(self.vgpr_split_noted(first, count)?.0)
+    }
+
+    /// [`Wave::vgpr_split`], beside the executor's notes (the last checked
+    /// shape and DPP shape), borrowed apart from the registers.
+    #[inline(always)]
+    pub(crate) fn vgpr_split_noted(
+        &mut self,
+        first: usize,
+        count: usize,
+    ) -> Option<(VgprSplit<'_>, Option<&CheckedShape>, Option<&CheckedDpp>)> {
         let lanes = self.lanes();
         if first.checked_add(count)? > self.vgprs.len() {
             return None;
@@ -672,14 +669,15 @@ impl Wave {
         self.written.vgprs.insert_range(first, count);
         let (before, rest) = self.vgprs.split_at_mut(first);
         let (dst, after) = rest.split_at_mut(count);
-        Some(VgprSplit {
+        let split = VgprSplit {
             before,
             dst,
             after,
             first,
             count,
             lanes,
-        })
+        };
+        Some((split, self.checked.as_ref(), self.checked_dpp.as_ref()))
     }
 }
 
@@ -718,7 +716,7 @@ impl<'a> VgprSplit<'a> {
 
     /// The registers to write: the lanes of the first and of the second
     /// (empty when only one).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn dst(self) -> (&'a mut [u32], &'a mut [u32]) {
         let lanes = self.lanes;
         match self.dst {
@@ -742,7 +740,7 @@ pub(crate) struct VgprSources<'a> {
 impl<'a> VgprSources<'a> {
     /// The lanes of register `index`, unless it is out of range or one of
     /// the registers to write.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn src(&self, index: usize) -> Option<&'a [u32]> {
         let reg = if index < self.first {
             self.before.get(index)?

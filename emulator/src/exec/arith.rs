@@ -14,8 +14,8 @@
 //! that is also the NaN priority of the encoding (src0, K, src1 for FMAMK).
 
 use super::arith_in_place::{in_place, plainly_valid_arith};
-use super::noted::{hit_arith, layout, run_arith_op, shape_key};
 use super::dpp::{plan_arith, Plan};
+use super::noted::{hit_arith, layout, run_arith_op, shape_key};
 use super::operands::{half_shift, read_operand};
 use super::write::{dst_placement, sdwa_merge};
 use super::{invalid, validate};

@@ -41,7 +41,8 @@ pub(crate) fn plainly_valid_arith<F: Format>(
         let Some(Operand::Vgpr { index, part }) = op else {
             return false;
         };
-        (part == Part::Full || (width == 16 && true16)) && fits(index, vgpr_bounds(spec, enc, width))
+        (part == Part::Full || (width == 16 && true16))
+            && fits(index, vgpr_bounds(spec, enc, width))
     };
     let n = info.sources.len();
     // Every source the instruction has, a float VGPR of its type's width;

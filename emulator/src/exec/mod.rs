@@ -61,15 +61,15 @@ pub(crate) use write::fault;
 use crate::asm::Slot;
 use crate::error::ExecError;
 use crate::instr::{Encoding, Instruction, Operand, OperationKind, Part};
+use crate::kernels::arith::SourceModifiers;
 use crate::kernels::{Format, Modifiers, Policy};
 use crate::kernels::{Fract, Ldexp, Operation, WaveIo};
 use crate::target::{SdwaReservedBits, TargetSpec};
 use crate::validate::{Rule, Violation, E32_HALF_VGPRS};
-use crate::kernels::arith::SourceModifiers;
 use crate::wave::{
     CheckedDpp, CheckedShape, Layout, ShapeKey, Wave, MAX_LANES, NUM_SGPRS, NUM_TTMPS, NUM_VGPRS,
 };
-use noted::{fits, run_op, shape_key, vgpr_bounds};
+use noted::{fits, key_matches, run_op, shape_key, vgpr_bounds};
 use operands::{read_exponent, read_float_source};
 use write::copied;
 
@@ -89,7 +89,11 @@ pub fn execute<O: Operation, F: Format>(
     instr: &Instruction,
 ) -> Result<(), ExecError> {
     // The shape the wave noted last: only the register numbers to check.
-    if instr.dpp.is_none() && noted::hit_op::<O, F>(spec, wave, instr) {
+    let hit = match instr.dpp {
+        None => noted::hit_op::<O, F>(spec, wave, instr),
+        Some(_) => noted::hit_dpp::<O, F>(spec, wave, instr),
+    };
+    if hit {
         return Ok(());
     }
     // The kernel must be the opcode's: the same operands and format.
@@ -105,7 +109,8 @@ pub fn execute<O: Operation, F: Format>(
         return execute_dpp::<O, F>(spec, wave, instr, d);
     }
     if operands_plainly_valid::<O, F>(spec, instr) {
-        if let Some((policy, layout)) = checked_shape::<O, F>(spec, wave, instr, shape_plainly_valid)
+        if let Some((policy, layout)) =
+            checked_shape::<O, F>(spec, wave, instr, shape_plainly_valid)
         {
             if run_op::<O, F>(wave, instr, &policy, &layout, None) {
                 return Ok(());
@@ -172,14 +177,20 @@ fn checked_shape<O: Operation, F: Format>(
     instr: &Instruction,
     shape_valid: fn(&TargetSpec, &Wave, &Instruction) -> bool,
 ) -> Option<(Policy, Layout)> {
-    let key = shape_key(spec, wave, instr, (kind_of::<O>(), F::KIND));
+    let kernel = (kind_of::<O>(), F::KIND);
     match &wave.checked {
-        Some(c) if c.key == key => {
+        Some(c) if key_matches(&c.key, spec, wave, instr, kernel) => {
             #[cfg(test)]
             tally(Tally::ShapeHit);
             Some((c.policy, c.layout))
         }
-        _ => new_shape::<O, F>(spec, wave, instr, key, shape_valid),
+        _ => new_shape::<O, F>(
+            spec,
+            wave,
+            instr,
+            shape_key(spec, wave, instr, kernel),
+            shape_valid,
+        ),
     }
 }
 
@@ -225,15 +236,15 @@ fn checked_dpp<O: Operation, F: Format>(
     if !operands_plainly_valid::<O, F>(spec, instr) || dpp::mixed_halves_refused::<F>(spec, instr) {
         return None;
     }
-    let key = shape_key(spec, wave, instr, (kind_of::<O>(), F::KIND));
+    let kernel = (kind_of::<O>(), F::KIND);
     let exec = wave.exec();
     match &wave.checked_dpp {
-        Some(c) if c.shape.key == key && c.dpp == d && c.exec == exec => {
+        Some(c) if c.exec == exec && key_matches(&c.shape.key, spec, wave, instr, kernel) => {
             #[cfg(test)]
             tally(Tally::DppShapeHit);
             Some((c.shape.policy, c.shape.layout, c.plan))
         }
-        _ => new_dpp_shape::<O, F>(spec, wave, instr, d, key),
+        _ => new_dpp_shape::<O, F>(spec, wave, instr, d, shape_key(spec, wave, instr, kernel)),
     }
 }
 
@@ -263,7 +274,6 @@ fn new_dpp_shape<O: Operation, F: Format>(
             policy: policy::<F>(spec, wave, instr),
             layout: op_layout::<O, F>(spec, instr),
         },
-        dpp: d,
         exec: wave.exec(),
         plan,
     };

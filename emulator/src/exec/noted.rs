@@ -19,50 +19,94 @@ use crate::instr::{Encoding, Instruction, Operand, OperationKind, Part};
 use crate::kernels::arith::{run_arith, ArithIo, ArithOp, SourceModifiers};
 use crate::kernels::{run_dispatched, Format, FormatKind, GatheredIo, Operation, Policy, WaveIo};
 use crate::target::TargetSpec;
-use crate::wave::{Layout, ShapeKey, Wave, MAX_LANES, NUM_VGPRS};
+use crate::wave::{CheckedDpp, CheckedShape, Layout, ShapeKey, VgprSplit, Wave};
+use crate::wave::{MAX_LANES, NUM_VGPRS};
 
-/// What the key holds of one operand: absent (0), a VGPR and its part
-/// (1 whole, 2 low half, 3 high half), or another kind (4, never noted).
-#[inline(always)]
-pub(super) fn operand_shape(op: Option<Operand>) -> u8 {
-    match op {
-        None => 0,
-        Some(Operand::Vgpr { part, .. }) => match part {
-            Part::Full => 1,
-            Part::Lo => 2,
-            Part::Hi => 3,
-        },
-        Some(_) => 4,
-    }
-}
+/// The kernel an instruction runs with, as a [`ShapeKey`] holds it:
+/// FRACT or LDEXP (`None`: the arithmetic), in its format.
+pub(super) type Kernel = (Option<OperationKind>, FormatKind);
 
-/// The key of `instr`'s shape on `wave` under `spec`, for the kernel
-/// `kernel` ([`crate::wave::CheckedShape`]).
-#[inline(always)]
+/// The key of `instr`'s shape on `wave` under `spec`, for `kernel`.
 pub(super) fn shape_key(
     spec: &TargetSpec,
     wave: &Wave,
     instr: &Instruction,
-    kernel: (Option<OperationKind>, FormatKind),
+    kernel: Kernel,
 ) -> ShapeKey {
     ShapeKey {
         spec: core::ptr::from_ref(spec) as usize,
         size: wave.size(),
         mode: wave.mode(),
         kernel,
-        opcode: instr.opcode,
-        encoding: instr.encoding,
-        operands: [
-            operand_shape(Some(instr.dst)),
-            operand_shape(Some(instr.src0)),
-            operand_shape(instr.src1),
-            operand_shape(instr.src2),
-        ],
-        sdwa: instr.sdwa.is_some(),
-        dpp: instr.dpp.is_some(),
-        mods: [instr.src0_mods, instr.src1_mods, instr.src2_mods],
-        clamp: instr.clamp,
-        omod: instr.omod,
+        instr: *instr,
+    }
+}
+
+/// Whether `instr` on `wave` under `spec`, for `kernel`, has the key
+/// `key`: the same target, wave size, MODE and kernel, and an
+/// instruction equal to the noted one in every field but the register
+/// numbers.
+#[inline(always)]
+pub(super) fn key_matches(
+    key: &ShapeKey,
+    spec: &TargetSpec,
+    wave: &Wave,
+    instr: &Instruction,
+    kernel: Kernel,
+) -> bool {
+    // Every field named: a new field of `Instruction` does not compile
+    // here until it is in the key.
+    let Instruction {
+        opcode,
+        encoding,
+        dst,
+        src0,
+        src0_mods,
+        src1,
+        src1_mods,
+        src2,
+        src2_mods,
+        clamp,
+        omod,
+        sdwa,
+        dpp,
+    } = &key.instr;
+    key.spec == core::ptr::from_ref(spec) as usize
+        && key.mode == wave.mode()
+        && key.size == wave.size()
+        && key.kernel == kernel
+        && instr.opcode == *opcode
+        && instr.encoding == *encoding
+        && instr.src0_mods == *src0_mods
+        && instr.src1_mods == *src1_mods
+        && instr.src2_mods == *src2_mods
+        && instr.clamp == *clamp
+        && instr.omod == *omod
+        && same_kind(instr.dst, *dst)
+        && same_kind(instr.src0, *src0)
+        && same_optional_kind(instr.src1, *src1)
+        && same_optional_kind(instr.src2, *src2)
+        && instr.sdwa == *sdwa
+        && instr.dpp == *dpp
+}
+
+/// Whether operand `a` is of the noted operand `b`'s kind: a VGPR of the
+/// same part (any register number), or else equal.
+#[inline(always)]
+fn same_kind(a: Operand, b: Operand) -> bool {
+    match (a, b) {
+        (Operand::Vgpr { part: p, .. }, Operand::Vgpr { part: q, .. }) => p == q,
+        _ => a == b,
+    }
+}
+
+/// [`same_kind`] of operands that may be absent.
+#[inline(always)]
+fn same_optional_kind(a: Option<Operand>, b: Option<Operand>) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => same_kind(a, b),
+        (None, None) => true,
+        _ => false,
     }
 }
 
@@ -133,12 +177,31 @@ fn vgpr(op: Option<Operand>) -> Option<u16> {
     }
 }
 
+/// The register numbers of FRACT/LDEXP `instr` (dst, src0, LDEXP's
+/// exponent or 0) when every one is a VGPR within `layout`'s bounds and
+/// there is no SDWA.
+#[inline(always)]
+fn op_registers<O: Operation>(instr: &Instruction, layout: &Layout) -> Option<[u16; 3]> {
+    let (Some(dst), Some(src)) = (vgpr(Some(instr.dst)), vgpr(Some(instr.src0))) else {
+        return None;
+    };
+    let exp = if O::HAS_EXPONENT {
+        vgpr(instr.src1)?
+    } else {
+        0
+    };
+    let bounds = |slot: usize| (layout.last[slot], layout.align[slot]);
+    let fit =
+        fits(dst, bounds(0)) & fits(src, bounds(1)) & (!O::HAS_EXPONENT | fits(exp, bounds(2)));
+    (fit & instr.sdwa.is_none()).then_some([dst, src, exp])
+}
+
 /// Run FRACT/LDEXP `instr`, checked, in place on the register file under
-/// `policy` and the operand `layout` (noted, or built for it): its
-/// register numbers checked against the layout, the destination split off
-/// once, the sources read where they lie. With a DPP `plan`, src0 is
-/// gathered by it and its lanes are written. False, touching nothing, when
-/// the instruction is not of that shape (an operand not a VGPR, SDWA, DPP
+/// `policy` and the operand `layout` (built for it): its register numbers
+/// checked against the layout, the destination split off once, the
+/// sources read where they lie. With a DPP `plan`, src0 is gathered by it
+/// and its lanes are written. False, touching nothing, when the
+/// instruction is not of that shape (an operand not a VGPR, SDWA, DPP
 /// lanes under their own policy), a register number is outside the
 /// layout's, or a source is a destination register: the general path then
 /// words the error or copies the sources first.
@@ -150,30 +213,36 @@ pub(super) fn run_op<O: Operation, F: Format>(
     layout: &Layout,
     plan: Option<&Plan>,
 ) -> bool {
-    let (Some(dst), Some(src)) = (vgpr(Some(instr.dst)), vgpr(Some(instr.src0))) else {
+    let Some(regs) = op_registers::<O>(instr, layout) else {
         return false;
     };
-    let exp = if O::HAS_EXPONENT {
-        match vgpr(instr.src1) {
-            Some(e) => e,
-            None => return false,
-        }
-    } else {
-        0
-    };
-    let bounds = |slot: usize| (layout.last[slot], layout.align[slot]);
-    let fit = fits(dst, bounds(0)) & fits(src, bounds(1)) & (!O::HAS_EXPONENT | fits(exp, bounds(2)));
-    let plain = plan.is_some_and(|p| p.plain != 0);
-    if !fit | instr.sdwa.is_some() | plain {
+    if plan.is_some_and(|p| p.plain != 0) {
         return false;
     }
     let exec = plan.map_or(wave.exec(), |p| p.write);
-    let wide = F::WIDTH == 64;
-    let Some(split) = wave.vgpr_split(usize::from(dst), if wide { 2 } else { 1 }) else {
+    let count = if F::WIDTH == 64 { 2 } else { 1 };
+    let Some(split) = wave.vgpr_split(usize::from(regs[0]), count) else {
         return false;
     };
+    op_in_split::<O, F>(split, regs, policy, layout, exec, plan.map(Plan::sources))
+}
+
+/// [`run_op`] once the destination `regs[0]` is split off: the sources
+/// `regs[1]` (src0) and `regs[2]` (the exponent) read where they lie (src0
+/// gathered by `gather` with DPP), one dispatched kernel call writing the
+/// lanes of `exec`.
+#[inline(always)]
+fn op_in_split<O: Operation, F: Format>(
+    split: VgprSplit<'_>,
+    regs: [u16; 3],
+    policy: &Policy,
+    layout: &Layout,
+    exec: u64,
+    gather: Option<&[u8; MAX_LANES]>,
+) -> bool {
+    let wide = F::WIDTH == 64;
     let (split, dst_lo, dst_hi) = split.parts();
-    let src = usize::from(src);
+    let src = usize::from(regs[1]);
     let (Some(src_lo), Some(src_hi)) = (
         split.src(src),
         if wide {
@@ -185,7 +254,7 @@ pub(super) fn run_op<O: Operation, F: Format>(
         return false;
     };
     let exp = if O::HAS_EXPONENT {
-        match split.src(usize::from(exp)) {
+        match split.src(usize::from(regs[2])) {
             Some(e) => e,
             None => return false,
         }
@@ -210,13 +279,10 @@ pub(super) fn run_op<O: Operation, F: Format>(
             }
         };
     }
-    match plan {
+    match gather {
         None => write_back::<O, F>(&mut io!(), policy),
-        Some(plan) => {
-            let mut gathered = GatheredIo {
-                index: plan.sources(),
-                io: io!(),
-            };
+        Some(index) => {
+            let mut gathered = GatheredIo { index, io: io!() };
             #[cfg(test)]
             super::write::fault::apply(&mut gathered.io);
             run_dispatched::<O, F, _>(&mut gathered, policy);
@@ -227,13 +293,113 @@ pub(super) fn run_op<O: Operation, F: Format>(
     true
 }
 
+/// The kernel of FRACT/LDEXP `O` in format `F`; `None` for another `O`.
+#[inline(always)]
+fn op_kernel<O: Operation, F: Format>() -> Option<Kernel> {
+    let kind = super::kind_of::<O>()?;
+    Some((Some(kind), F::KIND))
+}
+
+/// Run FRACT/LDEXP `instr` (no DPP) when the wave's note of the last
+/// checked shape has its key: true when it ran. False, touching nothing,
+/// on another key, or when a register number does not fit or a source is
+/// a destination register. Never inlined: the general path around it
+/// stays out of the hit's code.
+#[inline(never)]
+pub(super) fn hit_op<O: Operation, F: Format>(
+    spec: &TargetSpec,
+    wave: &mut Wave,
+    instr: &Instruction,
+) -> bool {
+    let Some(kernel) = op_kernel::<O, F>() else {
+        return false;
+    };
+    let regs = match &wave.checked {
+        Some(c) if key_matches(&c.key, spec, wave, instr, kernel) => {
+            match op_registers::<O>(instr, &c.layout) {
+                Some(regs) => regs,
+                None => return false,
+            }
+        }
+        _ => return false,
+    };
+    let exec = wave.exec();
+    let count = if F::WIDTH == 64 { 2 } else { 1 };
+    let Some((split, Some(c), _)) = wave.vgpr_split_noted(usize::from(regs[0]), count) else {
+        return false;
+    };
+    #[cfg(test)]
+    super::tally(super::Tally::ShapeHit);
+    op_in_split::<O, F>(split, regs, &c.policy, &c.layout, exec, None)
+}
+
+/// [`hit_op`] for a DPP `instr`: the wave's note of the last checked DPP
+/// shape, whose key holds the DPP word, taken when EXEC is also the one
+/// its lane plan was built for (and no lane runs under its own policy).
+#[inline(never)]
+pub(super) fn hit_dpp<O: Operation, F: Format>(
+    spec: &TargetSpec,
+    wave: &mut Wave,
+    instr: &Instruction,
+) -> bool {
+    let Some(kernel) = op_kernel::<O, F>() else {
+        return false;
+    };
+    let exec = wave.exec();
+    let regs = match &wave.checked_dpp {
+        Some(c)
+            if c.exec == exec
+                && c.plan.plain == 0
+                && key_matches(&c.shape.key, spec, wave, instr, kernel) =>
+        {
+            match op_registers::<O>(instr, &c.shape.layout) {
+                Some(regs) => regs,
+                None => return false,
+            }
+        }
+        _ => return false,
+    };
+    let count = if F::WIDTH == 64 { 2 } else { 1 };
+    let Some((split, _, Some(c))) = wave.vgpr_split_noted(usize::from(regs[0]), count) else {
+        return false;
+    };
+    #[cfg(test)]
+    super::tally(super::Tally::DppShapeHit);
+    let CheckedDpp { shape, plan, .. } = c;
+    let CheckedShape { policy, layout, .. } = shape;
+    op_in_split::<O, F>(split, regs, policy, layout, plan.write, Some(&plan.src))
+}
+
+/// The register numbers of the arithmetic `instr` (dst, src0, src1, src2
+/// or 0 when the operation has none or it is FMAC's accumulator) when
+/// every one is a VGPR within `layout`'s bounds and there is no SDWA or
+/// DPP.
+#[inline(always)]
+fn arith_registers(instr: &Instruction, op: ArithOp, layout: &Layout) -> Option<[u16; 4]> {
+    let three = op.sources() == 3;
+    let acc = layout.accumulator;
+    let (Some(dst), Some(a), Some(b)) = (
+        vgpr(Some(instr.dst)),
+        vgpr(Some(instr.src0)),
+        vgpr(instr.src1),
+    ) else {
+        return None;
+    };
+    let c = if three && !acc { vgpr(instr.src2)? } else { 0 };
+    let bounds = |slot: usize| (layout.last[slot], layout.align[slot]);
+    let fit = fits(dst, bounds(0))
+        & fits(a, bounds(1))
+        & fits(b, bounds(2))
+        & (!three | acc | fits(c, bounds(3)));
+    (fit & instr.sdwa.is_none() & instr.dpp.is_none()).then_some([dst, a, b, c])
+}
+
 /// Run the arithmetic `instr` (no DPP), checked, in place on the register
-/// file under `policy` and the operand `layout` (noted, or built for it;
-/// it holds the operation and the sources' ABS/NEG): as [`run_op`], FMAC's
+/// file under `policy` and the operand `layout` (built for it; it holds
+/// the operation and the sources' ABS/NEG): as [`run_op`], FMAC's
 /// accumulator copied first. False, touching nothing, as for [`run_op`]
 /// (a source operand not a VGPR included: K, scalars and constants are
 /// broadcast by the general path).
-#[inline(always)]
 pub(super) fn run_arith_op<F: Format>(
     wave: &mut Wave,
     instr: &Instruction,
@@ -243,80 +409,65 @@ pub(super) fn run_arith_op<F: Format>(
     let Some(op) = layout.op else {
         return false;
     };
-    let three = op.sources() == 3;
-    let acc = layout.accumulator;
-    let (Some(dst), Some(a), Some(b)) = (
-        vgpr(Some(instr.dst)),
-        vgpr(Some(instr.src0)),
-        vgpr(instr.src1),
-    ) else {
+    let Some(regs) = arith_registers(instr, op, layout) else {
         return false;
     };
-    let c = if three && !acc {
-        match vgpr(instr.src2) {
-            Some(c) => c,
-            None => return false,
-        }
-    } else {
-        0
-    };
-    let bounds = |slot: usize| (layout.last[slot], layout.align[slot]);
-    let fit = fits(dst, bounds(0))
-        & fits(a, bounds(1))
-        & fits(b, bounds(2))
-        & (!three | acc | fits(c, bounds(3)));
-    if !fit | instr.sdwa.is_some() | instr.dpp.is_some() {
-        return false;
-    }
-    let dst = usize::from(dst);
-    if !acc {
-        return arith_in_split::<F>(wave, op, dst, [a, b, c], None, policy, layout);
-    }
-    // FMAC: the destination's old words (same lane and half), copied
-    // before any lane is written.
-    let Some(lo) = wave.vgpr_words(dst) else {
+    let dst = usize::from(regs[0]);
+    let exec = wave.exec();
+    let count = if F::WIDTH == 64 { 2 } else { 1 };
+    let acc = accumulated::<F>(wave, dst, layout);
+    let Some(split) = wave.vgpr_split(dst, count) else {
         return false;
     };
-    if F::WIDTH == 64 {
-        let Some(hi) = wave.vgpr_words(dst + 1) else {
-            return false;
-        };
-        arith_in_split::<F>(wave, op, dst, [a, b, 0], Some((&lo, &hi)), policy, layout)
-    } else {
-        arith_in_split::<F>(wave, op, dst, [a, b, 0], Some((&lo, &[])), policy, layout)
-    }
+    arith_in_split::<F>(split, op, regs, acc.as_ref(), policy, layout, exec)
 }
 
-/// [`run_arith_op`] once its register numbers fit: the destination `dst`
-/// split off, the sources `src` read where they lie (src2 from `acc` for
-/// FMAC), one dispatched kernel call.
+/// FMAC's accumulator: the destination's old words (the pair for F64),
+/// copied before any lane is written; `None` for the other operations.
+#[inline(always)]
+fn accumulated<F: Format>(
+    wave: &Wave,
+    dst: usize,
+    layout: &Layout,
+) -> Option<([u32; MAX_LANES], [u32; MAX_LANES])> {
+    if !layout.accumulator {
+        return None;
+    }
+    let lo = wave.vgpr_words(dst)?;
+    let hi = if F::WIDTH == 64 {
+        wave.vgpr_words(dst + 1)?
+    } else {
+        lo
+    };
+    Some((lo, hi))
+}
+
+/// [`run_arith_op`] once the destination `regs[0]` is split off: the
+/// sources `regs[1..]` read where they lie (src2 from `acc` for FMAC), one
+/// dispatched kernel call writing the lanes of `exec`.
 #[inline(always)]
 fn arith_in_split<F: Format>(
-    wave: &mut Wave,
+    split: VgprSplit<'_>,
     op: ArithOp,
-    dst: usize,
-    src: [u16; 3],
-    acc: Option<(&[u32; MAX_LANES], &[u32])>,
+    regs: [u16; 4],
+    acc: Option<&([u32; MAX_LANES], [u32; MAX_LANES])>,
     policy: &Policy,
     layout: &Layout,
+    exec: u64,
 ) -> bool {
     let wide = F::WIDTH == 64;
-    let exec = wave.exec();
-    let Some(split) = wave.vgpr_split(dst, if wide { 2 } else { 1 }) else {
-        return false;
-    };
     let (split, dst_lo, dst_hi) = split.parts();
     // A source's words; `None` when out of range or a destination register.
     let words = |index: u16| -> Option<(&[u32], &[u32])> {
         let i = usize::from(index);
         Some((split.src(i)?, if wide { split.src(i + 1)? } else { &[] }))
     };
-    let (Some(a), Some(b)) = (words(src[0]), words(src[1])) else {
+    let (Some(a), Some(b)) = (words(regs[1]), words(regs[2])) else {
         return false;
     };
     let c = match acc {
-        Some((lo, hi)) => (&lo[..], hi),
-        None if op.sources() == 3 => match words(src[2]) {
+        Some((lo, hi)) => (&lo[..], if wide { &hi[..] } else { &[][..] }),
+        None if op.sources() == 3 => match words(regs[3]) {
             Some(c) => c,
             None => return false,
         },
@@ -341,39 +492,44 @@ fn arith_in_split<F: Format>(
     true
 }
 
-/// Run FRACT/LDEXP `instr` (no DPP) when the wave's note of the last
-/// checked shape has its key: true when it ran. False, touching nothing,
-/// on another key or when [`run_op`] refuses it. Never inlined: the
-/// general path around it stays out of the hit's code.
+/// [`hit_op`] for an arithmetic `instr` in format `F`.
 #[inline(never)]
-pub(super) fn hit_op<O: Operation, F: Format>(
+pub(super) fn hit_arith<F: Format>(
     spec: &TargetSpec,
     wave: &mut Wave,
     instr: &Instruction,
 ) -> bool {
-    let kernel = super::kind_of::<O>();
-    if kernel.is_none() {
-        return false;
+    let (op, regs, accumulator) = match &wave.checked {
+        Some(c) if key_matches(&c.key, spec, wave, instr, (None, F::KIND)) => {
+            let Some(op) = c.layout.op else {
+                return false;
+            };
+            match arith_registers(instr, op, &c.layout) {
+                Some(regs) => (op, regs, c.layout.accumulator),
+                None => return false,
+            }
+        }
+        _ => return false,
+    };
+    let dst = usize::from(regs[0]);
+    let exec = wave.exec();
+    let count = if F::WIDTH == 64 { 2 } else { 1 };
+    if accumulator {
+        let Some(c) = &wave.checked else {
+            return false;
+        };
+        let acc = accumulated::<F>(wave, dst, &c.layout);
+        let Some((split, Some(c), _)) = wave.vgpr_split_noted(dst, count) else {
+            return false;
+        };
+        #[cfg(test)]
+        super::tally(super::Tally::ShapeHit);
+        return arith_in_split::<F>(split, op, regs, acc.as_ref(), &c.policy, &c.layout, exec);
     }
-    let key = shape_key(spec, wave, instr, (kernel, F::KIND));
-    let (policy, layout) = match &wave.checked {
-        Some(c) if c.key == key => (c.policy, c.layout),
-        _ => return false,
+    let Some((split, Some(c), _)) = wave.vgpr_split_noted(dst, count) else {
+        return false;
     };
     #[cfg(test)]
     super::tally(super::Tally::ShapeHit);
-    run_op::<O, F>(wave, instr, &policy, &layout, None)
-}
-
-/// [`hit_op`] for an arithmetic `instr` in format `F`.
-#[inline(never)]
-pub(super) fn hit_arith<F: Format>(spec: &TargetSpec, wave: &mut Wave, instr: &Instruction) -> bool {
-    let key = shape_key(spec, wave, instr, (None, F::KIND));
-    let (policy, layout) = match &wave.checked {
-        Some(c) if c.key == key => (c.policy, c.layout),
-        _ => return false,
-    };
-    #[cfg(test)]
-    super::tally(super::Tally::ShapeHit);
-    run_arith_op::<F>(wave, instr, &policy, &layout)
+    arith_in_split::<F>(split, op, regs, None, &c.policy, &c.layout, exec)
 }
