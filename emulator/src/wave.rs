@@ -1,9 +1,9 @@
 //! Wave state: VGPRs per lane, SGPRs, VCC, M0, EXEC and MODE: the registers
 //! a VALU instruction reads and writes.
 
-use crate::dpp::Plan;
+use crate::dpp::{Dpp, Plan};
 use crate::error::ExecError;
-use crate::instr::{Instruction, OperationKind, Special};
+use crate::instr::{OperationKind, Sdwa, Special};
 use crate::kernels::arith::{ArithOp, SourceModifiers};
 use crate::kernels::{FormatKind, Mode, Policy};
 use crate::target::{Target, WaveSize};
@@ -207,10 +207,10 @@ pub(crate) struct Layout {
 
 /// The key of a [`CheckedShape`]: the generated target (by the address of
 /// its static spec), the wave size, MODE, the kernel that noted it, and
-/// the instruction noted, of which every field but the register numbers
-/// is the key (the kinds and halves of its operands, its modifiers, SDWA
-/// and DPP words included); `exec::noted::key_matches` compares them.
-#[derive(Clone, Copy, Debug)]
+/// every field of the instruction but the register numbers: its opcode,
+/// encoding, modifiers and the kinds and halves of its operands packed in
+/// `bits` (`exec::noted::shape_bits`), its SDWA and DPP words whole.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct ShapeKey {
     /// The address of the target's generated spec.
     pub(crate) spec: usize,
@@ -221,8 +221,13 @@ pub(crate) struct ShapeKey {
     /// The kernel the executor ran it with: FRACT or LDEXP (`None`: the
     /// arithmetic), in its format.
     pub(crate) kernel: (Option<OperationKind>, FormatKind),
-    /// The instruction noted.
-    pub(crate) instr: Instruction,
+    /// The instruction's fields but the register numbers, the SDWA and
+    /// the DPP word, packed.
+    pub(crate) bits: u64,
+    /// The SDWA word.
+    pub(crate) sdwa: Option<Sdwa>,
+    /// The DPP word.
+    pub(crate) dpp: Option<Dpp>,
 }
 
 impl PartialEq for Wave {

@@ -257,16 +257,17 @@ fn noted_arith<F: Format>(
     let info = instr.opcode.info();
     let width = |slot: usize| info.sources.get(slot).map_or(0, |t| t.bits());
     let widths = [F::WIDTH, width(0), width(1), width(2)];
-    let checked = CheckedShape {
-        key: shape_key(spec, wave, instr, (None, F::KIND)),
-        policy,
-        layout: layout::<F>(spec, instr, widths, Some(op), mods),
-    };
+    let layout = layout::<F>(spec, instr, widths, Some(op), mods);
     // Only a generated spec is a static whose address names it.
-    if core::ptr::eq(spec, spec.target.spec()) {
-        wave.checked = Some(checked);
+    let key = shape_key(spec, wave, instr, (None, F::KIND));
+    if let (Some(key), true) = (key, core::ptr::eq(spec, spec.target.spec())) {
+        wave.checked = Some(CheckedShape {
+            key,
+            policy,
+            layout,
+        });
     }
-    if run_arith_op::<F>(wave, instr, &policy, &checked.layout) {
+    if run_arith_op::<F>(wave, instr, &policy, &layout) {
         return Ok(());
     }
     if in_place::<F>(spec, wave, instr, op, &policy, mods, None) {

@@ -184,13 +184,7 @@ fn checked_shape<O: Operation, F: Format>(
             tally(Tally::ShapeHit);
             Some((c.policy, c.layout))
         }
-        _ => new_shape::<O, F>(
-            spec,
-            wave,
-            instr,
-            shape_key(spec, wave, instr, kernel),
-            shape_valid,
-        ),
+        _ => new_shape::<O, F>(spec, wave, instr, shape_valid),
     }
 }
 
@@ -200,22 +194,25 @@ fn new_shape<O: Operation, F: Format>(
     spec: &TargetSpec,
     wave: &mut Wave,
     instr: &Instruction,
-    key: ShapeKey,
     shape_valid: fn(&TargetSpec, &Wave, &Instruction) -> bool,
 ) -> Option<(Policy, Layout)> {
     if !shape_valid(spec, wave, instr) {
         return None;
     }
-    let checked = CheckedShape {
-        key,
-        policy: policy::<F>(spec, wave, instr),
-        layout: op_layout::<O, F>(spec, instr),
-    };
+    let (policy, layout) = (
+        policy::<F>(spec, wave, instr),
+        op_layout::<O, F>(spec, instr),
+    );
     // Only a generated spec is a static whose address names it.
-    if core::ptr::eq(spec, spec.target.spec()) {
-        wave.checked = Some(checked);
+    let key = shape_key(spec, wave, instr, (kind_of::<O>(), F::KIND));
+    if let (Some(key), true) = (key, core::ptr::eq(spec, spec.target.spec())) {
+        wave.checked = Some(CheckedShape {
+            key,
+            policy,
+            layout,
+        });
     }
-    Some((checked.policy, checked.layout))
+    Some((policy, layout))
 }
 
 /// The checked shape, operand layout and lane plan of the DPP instruction
@@ -244,7 +241,7 @@ fn checked_dpp<O: Operation, F: Format>(
             tally(Tally::DppShapeHit);
             Some((c.shape.policy, c.shape.layout, c.plan))
         }
-        _ => new_dpp_shape::<O, F>(spec, wave, instr, d, shape_key(spec, wave, instr, kernel)),
+        _ => new_dpp_shape::<O, F>(spec, wave, instr, d, shape_key(spec, wave, instr, kernel)?),
     }
 }
 

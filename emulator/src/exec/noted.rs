@@ -15,37 +15,39 @@
 use super::dpp::Plan;
 use super::operands::half_shift;
 use super::write::{dst_placement, write_back};
-use crate::instr::{Encoding, Instruction, Operand, OperationKind, Part};
+use crate::instr::{Encoding, Instruction, Operand, OperationKind, Part, SrcMods};
 use crate::kernels::arith::{run_arith, ArithIo, ArithOp, SourceModifiers};
 use crate::kernels::{run_dispatched, Format, FormatKind, GatheredIo, Operation, Policy, WaveIo};
 use crate::target::TargetSpec;
-use crate::wave::{CheckedDpp, CheckedShape, Layout, ShapeKey, VgprSplit, Wave};
+use crate::wave::{CheckedDpp, CheckedShape, Layout, ShapeKey, VgprSources, VgprSplit, Wave};
 use crate::wave::{MAX_LANES, NUM_VGPRS};
 
 /// The kernel an instruction runs with, as a [`ShapeKey`] holds it:
 /// FRACT or LDEXP (`None`: the arithmetic), in its format.
 pub(super) type Kernel = (Option<OperationKind>, FormatKind);
 
-/// The key of `instr`'s shape on `wave` under `spec`, for `kernel`.
+/// The key of `instr`'s shape on `wave` under `spec`, for `kernel`;
+/// `None` when an operand is neither a VGPR nor absent (never noted).
 pub(super) fn shape_key(
     spec: &TargetSpec,
     wave: &Wave,
     instr: &Instruction,
     kernel: Kernel,
-) -> ShapeKey {
-    ShapeKey {
+) -> Option<ShapeKey> {
+    Some(ShapeKey {
         spec: core::ptr::from_ref(spec) as usize,
         size: wave.size(),
         mode: wave.mode(),
         kernel,
-        instr: *instr,
-    }
+        bits: shape_bits(instr)?,
+        sdwa: instr.sdwa,
+        dpp: instr.dpp,
+    })
 }
 
 /// Whether `instr` on `wave` under `spec`, for `kernel`, has the key
-/// `key`: the same target, wave size, MODE and kernel, and an
-/// instruction equal to the noted one in every field but the register
-/// numbers.
+/// `key` ([`shape_key`]): the same target, wave size, MODE and kernel, and
+/// the same instruction but for the register numbers.
 #[inline(always)]
 pub(super) fn key_matches(
     key: &ShapeKey,
@@ -54,8 +56,25 @@ pub(super) fn key_matches(
     instr: &Instruction,
     kernel: Kernel,
 ) -> bool {
+    shape_bits(instr) == Some(key.bits)
+        && key.spec == core::ptr::from_ref(spec) as usize
+        && key.mode == wave.mode()
+        && key.size == wave.size()
+        && key.kernel == kernel
+        && instr.sdwa == key.sdwa
+        && instr.dpp == key.dpp
+}
+
+/// Every field of `instr` but the register numbers and the SDWA and DPP
+/// words, packed: the opcode (bits 15:0), encoding (23:16), OMOD (31:24),
+/// ABS, NEG and sext of src0, src1, src2 (40:32), CLAMP (41), an SDWA
+/// word present (42), a DPP word present (43), and for dst, src0, src1,
+/// src2 two bits each from bit 44: 0 absent, else a VGPR's part (1 whole,
+/// 2 low half, 3 high half). `None` when an operand is of another kind.
+#[inline(always)]
+pub(super) fn shape_bits(instr: &Instruction) -> Option<u64> {
     // Every field named: a new field of `Instruction` does not compile
-    // here until it is in the key.
+    // here until the key holds it.
     let Instruction {
         opcode,
         encoding,
@@ -70,44 +89,30 @@ pub(super) fn key_matches(
         omod,
         sdwa,
         dpp,
-    } = &key.instr;
-    key.spec == core::ptr::from_ref(spec) as usize
-        && key.mode == wave.mode()
-        && key.size == wave.size()
-        && key.kernel == kernel
-        && instr.opcode == *opcode
-        && instr.encoding == *encoding
-        && instr.src0_mods == *src0_mods
-        && instr.src1_mods == *src1_mods
-        && instr.src2_mods == *src2_mods
-        && instr.clamp == *clamp
-        && instr.omod == *omod
-        && same_kind(instr.dst, *dst)
-        && same_kind(instr.src0, *src0)
-        && same_optional_kind(instr.src1, *src1)
-        && same_optional_kind(instr.src2, *src2)
-        && instr.sdwa == *sdwa
-        && instr.dpp == *dpp
-}
-
-/// Whether operand `a` is of the noted operand `b`'s kind: a VGPR of the
-/// same part (any register number), or else equal.
-#[inline(always)]
-fn same_kind(a: Operand, b: Operand) -> bool {
-    match (a, b) {
-        (Operand::Vgpr { part: p, .. }, Operand::Vgpr { part: q, .. }) => p == q,
-        _ => a == b,
-    }
-}
-
-/// [`same_kind`] of operands that may be absent.
-#[inline(always)]
-fn same_optional_kind(a: Option<Operand>, b: Option<Operand>) -> bool {
-    match (a, b) {
-        (Some(a), Some(b)) => same_kind(a, b),
-        (None, None) => true,
-        _ => false,
-    }
+    } = *instr;
+    let part = |op: Option<Operand>| -> Option<u64> {
+        match op {
+            None => Some(0),
+            Some(Operand::Vgpr { part, .. }) => Some(match part {
+                Part::Full => 1,
+                Part::Lo => 2,
+                Part::Hi => 3,
+            }),
+            Some(_) => None,
+        }
+    };
+    let mods = |m: SrcMods| u64::from(m.abs) | u64::from(m.neg) << 1 | u64::from(m.sext) << 2;
+    let operands = part(Some(dst))? | part(Some(src0))? << 2 | part(src1)? << 4 | part(src2)? << 6;
+    Some(
+        u64::from(opcode as u16)
+            | u64::from(encoding as u8) << 16
+            | u64::from(omod as u8) << 24
+            | (mods(src0_mods) | mods(src1_mods) << 3 | mods(src2_mods) << 6) << 32
+            | u64::from(clamp) << 41
+            | u64::from(sdwa.is_some()) << 42
+            | u64::from(dpp.is_some()) << 43
+            | operands << 44,
+    )
 }
 
 /// The register numbers a VGPR operand `width` bits wide may name in
@@ -457,17 +462,15 @@ fn arith_in_split<F: Format>(
 ) -> bool {
     let wide = F::WIDTH == 64;
     let (split, dst_lo, dst_hi) = split.parts();
-    // A source's words; `None` when out of range or a destination register.
-    let words = |index: u16| -> Option<(&[u32], &[u32])> {
-        let i = usize::from(index);
-        Some((split.src(i)?, if wide { split.src(i + 1)? } else { &[] }))
-    };
-    let (Some(a), Some(b)) = (words(regs[1]), words(regs[2])) else {
+    let (Some(a), Some(b)) = (
+        source_words::<F>(&split, regs[1]),
+        source_words::<F>(&split, regs[2]),
+    ) else {
         return false;
     };
     let c = match acc {
         Some((lo, hi)) => (&lo[..], if wide { &hi[..] } else { &[][..] }),
-        None if op.sources() == 3 => match words(regs[3]) {
+        None if op.sources() == 3 => match source_words::<F>(&split, regs[3]) {
             Some(c) => c,
             None => return false,
         },
@@ -490,6 +493,22 @@ fn arith_in_split<F: Format>(
     #[cfg(test)]
     super::tally(super::Tally::InPlace);
     true
+}
+
+/// The words of source VGPR `index` (and the next for F64); `None` when
+/// out of range or a destination register.
+#[inline(always)]
+fn source_words<'a, F: Format>(
+    split: &VgprSources<'a>,
+    index: u16,
+) -> Option<(&'a [u32], &'a [u32])> {
+    let i = usize::from(index);
+    let hi = if F::WIDTH == 64 {
+        split.src(i + 1)?
+    } else {
+        &[]
+    };
+    Some((split.src(i)?, hi))
 }
 
 /// [`hit_op`] for an arithmetic `instr` in format `F`.
