@@ -213,15 +213,31 @@ pub(crate) fn check<F: Format>(
 /// write the active lanes (a register half per family, SDWA `dst_sel`
 /// merge, the F64 pair). An opcode that is not arithmetic in `F` is
 /// refused ([`ExecError::OperationMismatch`]).
+///
+/// An instruction of the shape the wave noted last runs with only its
+/// register numbers checked (`noted`); inlined, so that the generated
+/// dispatch calls that check directly.
+#[inline(always)]
 pub fn execute_arith<F: Format>(
     spec: &TargetSpec,
     wave: &mut Wave,
     instr: &Instruction,
 ) -> Result<(), ExecError> {
-    // The shape the wave noted last: only the register numbers to check.
     if instr.dpp.is_none() && hit_arith::<F>(spec, wave, instr) {
         return Ok(());
     }
+    execute_arith_checked::<F>(spec, wave, instr)
+}
+
+/// [`execute_arith`] when the wave's note does not serve: the checks (the
+/// quick one first, noting the shape), then the run in place or on copied
+/// words.
+#[inline(never)]
+fn execute_arith_checked<F: Format>(
+    spec: &TargetSpec,
+    wave: &mut Wave,
+    instr: &Instruction,
+) -> Result<(), ExecError> {
     let op = operation::<F>(instr)?;
     let plan = match instr.dpp {
         Some(d) => Some(plan_arith::<F>(spec, wave, instr, d)?),

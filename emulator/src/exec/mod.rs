@@ -83,12 +83,16 @@ pub use arith::execute_arith;
 /// and one dispatched call runs the kernel over the wave and merges the
 /// results of the active lanes into the destination (SDWA destinations are
 /// merged afterwards).
+///
+/// An instruction of the shape the wave noted last runs with only its
+/// register numbers checked (`noted`); inlined, so that the generated
+/// dispatch calls that check directly.
+#[inline(always)]
 pub fn execute<O: Operation, F: Format>(
     spec: &TargetSpec,
     wave: &mut Wave,
     instr: &Instruction,
 ) -> Result<(), ExecError> {
-    // The shape the wave noted last: only the register numbers to check.
     let hit = match instr.dpp {
         None => noted::hit_op::<O, F>(spec, wave, instr),
         Some(_) => noted::hit_dpp::<O, F>(spec, wave, instr),
@@ -96,6 +100,17 @@ pub fn execute<O: Operation, F: Format>(
     if hit {
         return Ok(());
     }
+    execute_checked::<O, F>(spec, wave, instr)
+}
+
+/// [`execute`] when the wave's note does not serve: the checks (the quick
+/// one first, noting the shape), then the run in place or on copied words.
+#[inline(never)]
+fn execute_checked<O: Operation, F: Format>(
+    spec: &TargetSpec,
+    wave: &mut Wave,
+    instr: &Instruction,
+) -> Result<(), ExecError> {
     // The kernel must be the opcode's: the same operands and format.
     let info = instr.opcode.info();
     if Some(info.operation) != kind_of::<O>() || info.format != F::KIND {

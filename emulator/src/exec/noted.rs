@@ -61,8 +61,10 @@ pub(super) fn key_matches(
         && key.mode == wave.mode()
         && key.size == wave.size()
         && key.kernel == kernel
-        && instr.sdwa == key.sdwa
-        && instr.dpp == key.dpp
+        // Present in both or in neither (the bits say): compared whole
+        // only when present.
+        && (instr.sdwa.is_none() || instr.sdwa == key.sdwa)
+        && (instr.dpp.is_none() || instr.dpp == key.dpp)
 }
 
 /// Every field of `instr` but the register numbers and the SDWA and DPP
