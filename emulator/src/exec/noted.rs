@@ -71,8 +71,9 @@ pub(super) fn key_matches(
 /// words, packed: the opcode (bits 15:0), encoding (23:16), OMOD (31:24),
 /// ABS, NEG and sext of src0, src1, src2 (40:32), CLAMP (41), an SDWA
 /// word present (42), a DPP word present (43), and for dst, src0, src1,
-/// src2 two bits each from bit 44: 0 absent, else a VGPR's part (1 whole,
-/// 2 low half, 3 high half). `None` when an operand is of another kind.
+/// src2 three bits each from bit 44: 0 absent, else a VGPR's part (1
+/// whole, 2 low half, 3 high half). `None` when an operand is of another
+/// kind.
 #[inline(always)]
 pub(super) fn shape_bits(instr: &Instruction) -> Option<u64> {
     // Every field named: a new field of `Instruction` does not compile
@@ -92,19 +93,19 @@ pub(super) fn shape_bits(instr: &Instruction) -> Option<u64> {
         sdwa,
         dpp,
     } = *instr;
-    let part = |op: Option<Operand>| -> Option<u64> {
+    // Branch-free: 0 absent, 1 + the part of a VGPR, 4 another kind.
+    let kind = |op: Option<Operand>| -> u64 {
         match op {
-            None => Some(0),
-            Some(Operand::Vgpr { part, .. }) => Some(match part {
-                Part::Full => 1,
-                Part::Lo => 2,
-                Part::Hi => 3,
-            }),
-            Some(_) => None,
+            None => 0,
+            Some(Operand::Vgpr { part, .. }) => 1 + part as u64,
+            Some(_) => 4,
         }
     };
     let mods = |m: SrcMods| u64::from(m.abs) | u64::from(m.neg) << 1 | u64::from(m.sext) << 2;
-    let operands = part(Some(dst))? | part(Some(src0))? << 2 | part(src1)? << 4 | part(src2)? << 6;
+    let operands = kind(Some(dst)) | kind(Some(src0)) << 3 | kind(src1) << 6 | kind(src2) << 9;
+    if operands & 0o4444 != 0 {
+        return None;
+    }
     Some(
         u64::from(opcode as u16)
             | u64::from(encoding as u8) << 16
