@@ -4,11 +4,14 @@
 //!
 //! Generated per-target modules choose the kernel and format and call
 //! [`execute`]; everything that differs per target comes from [`TargetSpec`].
-//! The seams: validation is [`crate::validate::check`] (worded here as an
+//! The seams: [`noted`] runs an instruction of the shape the wave noted
+//! last (only its register numbers checked) and, after the checks, any
+//! instruction whose operands are all VGPRs, in place on the register
+//! file; validation is [`crate::validate::check`] (worded here as an
 //! [`ExecError`]), [`operands`] reads the sources of every lane, [`write`]
-//! runs the kernel and merges the results into the destination, in place
-//! on the register file when the shape allows; `arith` and
-//! `arith_in_place` do the same for the arithmetic.
+//! runs the kernel on copied words and merges the results into the
+//! destination; `arith` and `arith_in_place` do the same for the
+//! arithmetic.
 
 pub(crate) mod arith;
 mod arith_in_place;
