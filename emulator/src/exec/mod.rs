@@ -8,7 +8,7 @@
 //! last (only its register numbers checked) and, after the checks, any
 //! instruction whose operands are all VGPRs, in place on the register
 //! file; validation is [`crate::validate::check`] (worded here as an
-//! [`ExecError`]), [`operands`] reads the sources of every lane, [`write`]
+//! [`ExecError`]), [`operands`] reads the sources of every lane, [`write`](mod@write)
 //! runs the kernel on copied words and merges the results into the
 //! destination; `arith` and `arith_in_place` do the same for the
 //! arithmetic.
