@@ -3,8 +3,9 @@
 
 use crate::dpp::{Dpp, Plan};
 use crate::error::ExecError;
-use crate::instr::{Encoding, Opcode, Special, SrcMods};
-use crate::kernels::{Mode, Omod, Policy};
+use crate::instr::{OperationKind, Sdwa, Special};
+use crate::kernels::arith::{ArithOp, SourceModifiers};
+use crate::kernels::{FormatKind, Mode, Policy};
 use crate::target::{Target, WaveSize};
 
 /// VGPRs per lane a wave holds: v0..v255, 32 bits each per lane.
@@ -28,7 +29,7 @@ impl RegisterSet {
     pub const EMPTY: RegisterSet = RegisterSet([0; NUM_VGPRS / 64]);
 
     /// Add register `index` (a number above 255 is ignored).
-    #[inline]
+    #[inline(always)]
     pub fn insert(&mut self, index: usize) {
         if let Some(word) = self.0.get_mut(index / 64) {
             *word |= 1 << (index % 64);
@@ -36,7 +37,7 @@ impl RegisterSet {
     }
 
     /// Add registers `first..first + count` (those above 255 are ignored).
-    #[inline]
+    #[inline(always)]
     pub fn insert_range(&mut self, first: usize, count: usize) {
         for index in first..first.saturating_add(count) {
             self.insert(index);
@@ -149,14 +150,12 @@ pub struct Wave {
 }
 
 /// A DPP instruction shape the executor has checked: a [`CheckedShape`]
-/// whose key also holds the DPP word and EXEC, with the lane plan built
-/// for them.
+/// (whose key holds the DPP word) and EXEC, with the lane plan built for
+/// them.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct CheckedDpp {
     /// The shape.
     pub(crate) shape: CheckedShape,
-    /// The DPP word.
-    pub(crate) dpp: Dpp,
     /// EXEC when the plan was built.
     pub(crate) exec: u64,
     /// The lane plan.
@@ -167,18 +166,50 @@ pub(crate) struct CheckedDpp {
 /// it: everything but the register numbers (checked on every call) of an
 /// instruction that passed the quick check on a generated target, under
 /// one MODE and wave size. A later instruction with the same key needs only
-/// its registers checked, and reuses the policy.
+/// its register numbers checked, and runs with the noted policy and
+/// operand layout.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct CheckedShape {
     /// What the instruction, target and wave must match.
     pub(crate) key: ShapeKey,
     /// The policy built for the key.
     pub(crate) policy: Policy,
+    /// What the key fixes about the operands.
+    pub(crate) layout: Layout,
+}
+
+/// What a [`CheckedShape`]'s key fixes about its operands (all VGPRs):
+/// the register numbers each may name, the halves its sources are read
+/// from and its result is written to, and, for the arithmetic, the
+/// operation and every source's ABS/NEG.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Layout {
+    /// The highest register number dst, src0, src1, src2 may name (a pair
+    /// ends at v255; an e32 true16 half is below v128).
+    pub(crate) last: [u16; 4],
+    /// The bits of each register number that must be clear (1: an aligned
+    /// pair starts at an even register).
+    pub(crate) align: [u16; 4],
+    /// Right shift bringing each F16 source (LDEXP's exponent in slot 1;
+    /// FMAC's accumulator in slot 2) to bits 15:0.
+    pub(crate) src_shift: [u32; 3],
+    /// The bits of the old destination word a 16-bit result keeps.
+    pub(crate) dst_keep: u32,
+    /// Left shift placing a 16-bit result in its half.
+    pub(crate) dst_shift: u32,
+    /// The arithmetic operation (`None` for FRACT and LDEXP).
+    pub(crate) op: Option<ArithOp>,
+    /// FMAC: src2 is the destination's own words.
+    pub(crate) accumulator: bool,
+    /// Each source's ABS/NEG (the arithmetic; FRACT's are in the policy).
+    pub(crate) mods: SourceModifiers,
 }
 
 /// The key of a [`CheckedShape`]: the generated target (by the address of
-/// its static spec), the wave size, MODE, and every field of the
-/// instruction the quick check or the policy reads but the registers.
+/// its static spec), the wave size, MODE, the kernel that noted it, and
+/// every field of the instruction but the register numbers: its opcode,
+/// encoding, modifiers and the kinds and halves of its operands packed in
+/// `bits` (`exec::noted::shape_bits`), its SDWA and DPP words whole.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct ShapeKey {
     /// The address of the target's generated spec.
@@ -187,16 +218,16 @@ pub(crate) struct ShapeKey {
     pub(crate) size: WaveSize,
     /// MODE.
     pub(crate) mode: Mode,
-    /// The opcode.
-    pub(crate) opcode: Opcode,
-    /// The encoding.
-    pub(crate) encoding: Encoding,
-    /// src0, src1, src2 ABS/NEG/sext.
-    pub(crate) mods: [SrcMods; 3],
-    /// CLAMP.
-    pub(crate) clamp: bool,
-    /// OMOD.
-    pub(crate) omod: Omod,
+    /// The kernel the executor ran it with: FRACT or LDEXP (`None`: the
+    /// arithmetic), in its format.
+    pub(crate) kernel: (Option<OperationKind>, FormatKind),
+    /// The instruction's fields but the register numbers, the SDWA and
+    /// the DPP word, packed.
+    pub(crate) bits: u64,
+    /// The SDWA word.
+    pub(crate) sdwa: Option<Sdwa>,
+    /// The DPP word.
+    pub(crate) dpp: Option<Dpp>,
 }
 
 impl PartialEq for Wave {
@@ -604,6 +635,13 @@ impl Wave {
         self.vgprs.get(index)?.0.get(..lanes)
     }
 
+    /// A copy of every lane of VGPR `index` (all 64, whatever the wave
+    /// size).
+    #[inline(always)]
+    pub(crate) fn vgpr_words(&self, index: usize) -> Option<[u32; MAX_LANES]> {
+        Some(self.vgprs.get(index)?.0)
+    }
+
     /// All lanes of VGPR `index`, mutable.
     pub(crate) fn vgpr_lanes_mut(&mut self, index: usize) -> Option<&mut [u32]> {
         let lanes = self.lanes();
@@ -614,8 +652,21 @@ impl Wave {
 
     /// Registers `first..first + count` of the wave's lanes, mutable, beside
     /// shared access to every other register (`None` when out of range).
-    #[inline]
+    /// Always inlined: a split returned through memory stalls the loads
+    /// of its parts (measured +10 ns per call).
+    #[inline(always)]
     pub(crate) fn vgpr_split(&mut self, first: usize, count: usize) -> Option<VgprSplit<'_>> {
+        Some(self.vgpr_split_noted(first, count)?.0)
+    }
+
+    /// [`Wave::vgpr_split`], beside the executor's notes (the last checked
+    /// shape and DPP shape), borrowed apart from the registers.
+    #[inline(always)]
+    pub(crate) fn vgpr_split_noted(
+        &mut self,
+        first: usize,
+        count: usize,
+    ) -> Option<(VgprSplit<'_>, Option<&CheckedShape>, Option<&CheckedDpp>)> {
         let lanes = self.lanes();
         if first.checked_add(count)? > self.vgprs.len() {
             return None;
@@ -623,14 +674,15 @@ impl Wave {
         self.written.vgprs.insert_range(first, count);
         let (before, rest) = self.vgprs.split_at_mut(first);
         let (dst, after) = rest.split_at_mut(count);
-        Some(VgprSplit {
+        let split = VgprSplit {
             before,
             dst,
             after,
             first,
             count,
             lanes,
-        })
+        };
+        Some((split, self.checked.as_ref(), self.checked_dpp.as_ref()))
     }
 }
 
@@ -669,7 +721,7 @@ impl<'a> VgprSplit<'a> {
 
     /// The registers to write: the lanes of the first and of the second
     /// (empty when only one).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn dst(self) -> (&'a mut [u32], &'a mut [u32]) {
         let lanes = self.lanes;
         match self.dst {
@@ -693,7 +745,7 @@ pub(crate) struct VgprSources<'a> {
 impl<'a> VgprSources<'a> {
     /// The lanes of register `index`, unless it is out of range or one of
     /// the registers to write.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn src(&self, index: usize) -> Option<&'a [u32]> {
         let reg = if index < self.first {
             self.before.get(index)?

@@ -15,6 +15,7 @@
 
 use super::arith_in_place::{in_place, plainly_valid_arith};
 use super::dpp::{plan_arith, Plan};
+use super::noted::{hit_arith, layout, run_arith_op, shape_key};
 use super::operands::{half_shift, read_operand};
 use super::write::{dst_placement, sdwa_merge};
 use super::{invalid, validate};
@@ -26,7 +27,7 @@ use crate::kernels::modifiers::SourceMods;
 use crate::kernels::scaled::ScaledBeforeRounding;
 use crate::kernels::{Format, FormatKind, Modifiers, Omod, Policy};
 use crate::target::{SdwaF16Output, TargetSpec};
-use crate::wave::{Wave, MAX_LANES, NUM_VGPRS};
+use crate::wave::{CheckedShape, Wave, MAX_LANES, NUM_VGPRS};
 
 /// Run the kernel over the lanes of `io` ([`run_arith`]). Unit tests can
 /// break this write-back on purpose (the test-only `fault` module).
@@ -212,7 +213,27 @@ pub(crate) fn check<F: Format>(
 /// write the active lanes (a register half per family, SDWA `dst_sel`
 /// merge, the F64 pair). An opcode that is not arithmetic in `F` is
 /// refused ([`ExecError::OperationMismatch`]).
+///
+/// An instruction of the shape the wave noted last runs with only its
+/// register numbers checked (`noted`); inlined, so that the generated
+/// dispatch calls that check directly.
+#[inline(always)]
 pub fn execute_arith<F: Format>(
+    spec: &TargetSpec,
+    wave: &mut Wave,
+    instr: &Instruction,
+) -> Result<(), ExecError> {
+    if instr.dpp.is_none() && hit_arith::<F>(spec, wave, instr) {
+        return Ok(());
+    }
+    execute_arith_checked::<F>(spec, wave, instr)
+}
+
+/// [`execute_arith`] when the wave's note does not serve: the checks (the
+/// quick one first, noting the shape), then the run in place or on copied
+/// words.
+#[inline(never)]
+fn execute_arith_checked<F: Format>(
     spec: &TargetSpec,
     wave: &mut Wave,
     instr: &Instruction,
@@ -220,7 +241,9 @@ pub fn execute_arith<F: Format>(
     let op = operation::<F>(instr)?;
     let plan = match instr.dpp {
         Some(d) => Some(plan_arith::<F>(spec, wave, instr, d)?),
-        None if plainly_valid_arith::<F>(spec, wave, instr) => None,
+        None if plainly_valid_arith::<F>(spec, wave, instr) => {
+            return noted_arith::<F>(spec, wave, instr, op);
+        }
         None => {
             validate(spec, wave, instr)?;
             None
@@ -232,6 +255,41 @@ pub fn execute_arith<F: Format>(
         return Ok(());
     }
     copied::<F>(spec, wave, instr, op, &policy, mods, plan.as_ref())
+}
+
+/// [`execute_arith`] of an instruction the quick check accepted: its
+/// shape noted on the wave (on a generated target) and run as a later
+/// instruction of the same shape will be ([`run_arith_op`]), or in place
+/// with staged words when a source is a destination register.
+#[inline(never)]
+fn noted_arith<F: Format>(
+    spec: &TargetSpec,
+    wave: &mut Wave,
+    instr: &Instruction,
+    op: ArithOp,
+) -> Result<(), ExecError> {
+    let policy = arith_policy::<F>(spec, wave, instr);
+    let mods = source_modifiers(instr);
+    let info = instr.opcode.info();
+    let width = |slot: usize| info.sources.get(slot).map_or(0, |t| t.bits());
+    let widths = [F::WIDTH, width(0), width(1), width(2)];
+    let layout = layout::<F>(spec, instr, widths, Some(op), mods);
+    // Only a generated spec is a static whose address names it.
+    let key = shape_key(spec, wave, instr, (None, F::KIND));
+    if let (Some(key), true) = (key, core::ptr::eq(spec, spec.target.spec())) {
+        wave.checked = Some(CheckedShape {
+            key,
+            policy,
+            layout,
+        });
+    }
+    if run_arith_op::<F>(wave, instr, &policy, &layout) {
+        return Ok(());
+    }
+    if in_place::<F>(spec, wave, instr, op, &policy, mods, None) {
+        return Ok(());
+    }
+    copied::<F>(spec, wave, instr, op, &policy, mods, None)
 }
 
 /// Every other case: the sources of every lane read into words on the

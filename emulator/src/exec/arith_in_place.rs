@@ -12,13 +12,14 @@
 //! general path ([`super::arith::execute_arith`]).
 
 use super::dpp::Plan;
+use super::noted::{fits, vgpr_bounds};
 use super::operands::{half_shift, read_operand};
 use super::write::dst_placement;
 use crate::instr::{Encoding, Instruction, Operand, Part};
 use crate::kernels::arith::{run_arith, ArithIo, ArithOp, SourceModifiers};
 use crate::kernels::{Format, Omod, Policy};
 use crate::target::TargetSpec;
-use crate::wave::{Wave, MAX_LANES, NUM_VGPRS};
+use crate::wave::{Wave, MAX_LANES};
 
 /// A quick check of an arithmetic `instr` (format `F`), with few
 /// branches: true only for shapes [`super::validate`] accepts too (every
@@ -40,12 +41,8 @@ pub(crate) fn plainly_valid_arith<F: Format>(
         let Some(Operand::Vgpr { index, part }) = op else {
             return false;
         };
-        let index = usize::from(index);
-        let regs = if width == 64 { 2 } else { 1 };
         (part == Part::Full || (width == 16 && true16))
-            && index + regs <= NUM_VGPRS
-            && !(width == 64 && spec.aligned_vgpr_pairs.value && index % 2 != 0)
-            && !(width == 16 && true16 && !enc.has_modifiers() && index >= 128)
+            && fits(index, vgpr_bounds(spec, enc, width))
     };
     let n = info.sources.len();
     // Every source the instruction has, a float VGPR of its type's width;

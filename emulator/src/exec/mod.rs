@@ -4,15 +4,19 @@
 //!
 //! Generated per-target modules choose the kernel and format and call
 //! [`execute`]; everything that differs per target comes from [`TargetSpec`].
-//! The seams: validation is [`crate::validate::check`] (worded here as an
-//! [`ExecError`]), [`operands`] reads the sources of every lane, [`write`]
-//! runs the kernel and merges the results into the destination, in place
-//! on the register file when the shape allows; `arith` and
-//! `arith_in_place` do the same for the arithmetic.
+//! The seams: [`noted`] runs an instruction of the shape the wave noted
+//! last (only its register numbers checked) and, after the checks, any
+//! instruction whose operands are all VGPRs, in place on the register
+//! file; validation is [`crate::validate::check`] (worded here as an
+//! [`ExecError`]), [`operands`] reads the sources of every lane, [`write`](mod@write)
+//! runs the kernel on copied words and merges the results into the
+//! destination; `arith` and `arith_in_place` do the same for the
+//! arithmetic.
 
 pub(crate) mod arith;
 mod arith_in_place;
 pub(crate) mod dpp;
+mod noted;
 mod operands;
 mod write;
 
@@ -60,15 +64,17 @@ pub(crate) use write::fault;
 use crate::asm::Slot;
 use crate::error::ExecError;
 use crate::instr::{Encoding, Instruction, Operand, OperationKind, Part};
+use crate::kernels::arith::SourceModifiers;
 use crate::kernels::{Format, Modifiers, Policy};
 use crate::kernels::{Fract, Ldexp, Operation, WaveIo};
 use crate::target::{SdwaReservedBits, TargetSpec};
 use crate::validate::{Rule, Violation, E32_HALF_VGPRS};
 use crate::wave::{
-    CheckedDpp, CheckedShape, ShapeKey, Wave, MAX_LANES, NUM_SGPRS, NUM_TTMPS, NUM_VGPRS,
+    CheckedDpp, CheckedShape, Layout, ShapeKey, Wave, MAX_LANES, NUM_SGPRS, NUM_TTMPS, NUM_VGPRS,
 };
+use noted::{fits, key_matches, run_op, shape_key, vgpr_bounds};
 use operands::{read_exponent, read_float_source};
-use write::{copied, direct};
+use write::copied;
 
 pub use arith::execute_arith;
 
@@ -80,7 +86,30 @@ pub use arith::execute_arith;
 /// and one dispatched call runs the kernel over the wave and merges the
 /// results of the active lanes into the destination (SDWA destinations are
 /// merged afterwards).
+///
+/// An instruction of the shape the wave noted last runs with only its
+/// register numbers checked (`noted`); inlined, so that the generated
+/// dispatch calls that check directly.
+#[inline(always)]
 pub fn execute<O: Operation, F: Format>(
+    spec: &TargetSpec,
+    wave: &mut Wave,
+    instr: &Instruction,
+) -> Result<(), ExecError> {
+    let hit = match instr.dpp {
+        None => noted::hit_op::<O, F>(spec, wave, instr),
+        Some(_) => noted::hit_dpp::<O, F>(spec, wave, instr),
+    };
+    if hit {
+        return Ok(());
+    }
+    execute_checked::<O, F>(spec, wave, instr)
+}
+
+/// [`execute`] when the wave's note does not serve: the checks (the quick
+/// one first, noting the shape), then the run in place or on copied words.
+#[inline(never)]
+fn execute_checked<O: Operation, F: Format>(
     spec: &TargetSpec,
     wave: &mut Wave,
     instr: &Instruction,
@@ -98,8 +127,10 @@ pub fn execute<O: Operation, F: Format>(
         return execute_dpp::<O, F>(spec, wave, instr, d);
     }
     if operands_plainly_valid::<O, F>(spec, instr) {
-        if let Some(policy) = checked_shape::<F>(spec, wave, instr, shape_plainly_valid) {
-            if direct::<O, F>(spec, wave, instr, &policy, None) {
+        if let Some((policy, layout)) =
+            checked_shape::<O, F>(spec, wave, instr, shape_plainly_valid)
+        {
+            if run_op::<O, F>(wave, instr, &policy, &layout, None) {
                 return Ok(());
             }
             return copied::<O, F>(spec, wave, instr, &policy, None);
@@ -107,7 +138,7 @@ pub fn execute<O: Operation, F: Format>(
     }
     validate(spec, wave, instr)?;
     let policy = policy::<F>(spec, wave, instr);
-    if direct::<O, F>(spec, wave, instr, &policy, None) {
+    if run_op::<O, F>(wave, instr, &policy, &op_layout::<O, F>(spec, instr), None) {
         return Ok(());
     }
     copied::<O, F>(spec, wave, instr, &policy, None)
@@ -123,108 +154,112 @@ fn execute_dpp<O: Operation, F: Format>(
     d: crate::dpp::Dpp,
 ) -> Result<(), ExecError> {
     // DPP: its own checks, then the lane plan gathers the staged src0.
-    if let Some((policy, plan)) = checked_dpp::<O, F>(spec, wave, instr, d) {
-        if direct::<O, F>(spec, wave, instr, &policy, Some(&plan)) {
+    if let Some((policy, layout, plan)) = checked_dpp::<O, F>(spec, wave, instr, d) {
+        if run_op::<O, F>(wave, instr, &policy, &layout, Some(&plan)) {
             return Ok(());
         }
         return copied::<O, F>(spec, wave, instr, &policy, Some(&plan));
     }
     let policy = policy::<F>(spec, wave, instr);
     let plan = dpp::plan::<O, F>(spec, wave, instr, d)?;
-    if direct::<O, F>(spec, wave, instr, &policy, Some(&plan)) {
+    let layout = op_layout::<O, F>(spec, instr);
+    if run_op::<O, F>(wave, instr, &policy, &layout, Some(&plan)) {
         return Ok(());
     }
     copied::<O, F>(spec, wave, instr, &policy, Some(&plan))
 }
 
-/// The key of `instr`'s shape on `wave` under `spec` ([`CheckedShape`]).
-#[inline(always)]
-fn shape_key(spec: &TargetSpec, wave: &Wave, instr: &Instruction) -> ShapeKey {
-    ShapeKey {
-        spec: core::ptr::from_ref(spec) as usize,
-        size: wave.size(),
-        mode: wave.mode(),
-        opcode: instr.opcode,
-        encoding: instr.encoding,
-        mods: [instr.src0_mods, instr.src1_mods, instr.src2_mods],
-        clamp: instr.clamp,
-        omod: instr.omod,
-    }
+/// The operand layout of FRACT/LDEXP `instr` (a checked instruction):
+/// dst and src0 in the format, LDEXP's exponent 16 bits wide for F16 and
+/// 32 else, no src2.
+fn op_layout<O: Operation, F: Format>(spec: &TargetSpec, instr: &Instruction) -> Layout {
+    let exp = match (O::HAS_EXPONENT, F::WIDTH) {
+        (false, _) => 0,
+        (true, 16) => 16,
+        (true, _) => 32,
+    };
+    let widths = [F::WIDTH, F::WIDTH, exp, 0];
+    noted::layout::<F>(spec, instr, widths, None, SourceModifiers::default())
 }
 
-/// The policy of FRACT/LDEXP `instr` from its checked shape when
-/// the part of the quick check that reads no register, `shape_valid`,
-/// accepts it: the wave's note of the last shape when the key matches,
-/// else `shape_valid` run and, on a generated target, noted. `None` means
-/// "run the full check". The caller checks the registers itself.
+/// The policy and operand layout of FRACT/LDEXP `instr` from its checked
+/// shape when the part of the quick check that reads no register,
+/// `shape_valid`, accepts it: the wave's note of the last shape when the
+/// key matches, else `shape_valid` run and, on a generated target, noted.
+/// `None` means "run the full check". The caller checks the registers
+/// itself.
 #[inline(always)]
-fn checked_shape<F: Format>(
+fn checked_shape<O: Operation, F: Format>(
     spec: &TargetSpec,
     wave: &mut Wave,
     instr: &Instruction,
     shape_valid: fn(&TargetSpec, &Wave, &Instruction) -> bool,
-) -> Option<Policy> {
-    let key = shape_key(spec, wave, instr);
+) -> Option<(Policy, Layout)> {
+    let kernel = (kind_of::<O>(), F::KIND);
     match &wave.checked {
-        Some(c) if c.key == key => {
+        Some(c) if key_matches(&c.key, spec, wave, instr, kernel) => {
             #[cfg(test)]
             tally(Tally::ShapeHit);
-            Some(c.policy)
+            Some((c.policy, c.layout))
         }
-        _ => new_shape::<F>(spec, wave, instr, key, shape_valid),
+        _ => new_shape::<O, F>(spec, wave, instr, shape_valid),
     }
 }
 
 /// [`checked_shape`] on a miss: check, build, note.
 #[inline(never)]
-fn new_shape<F: Format>(
+fn new_shape<O: Operation, F: Format>(
     spec: &TargetSpec,
     wave: &mut Wave,
     instr: &Instruction,
-    key: ShapeKey,
     shape_valid: fn(&TargetSpec, &Wave, &Instruction) -> bool,
-) -> Option<Policy> {
+) -> Option<(Policy, Layout)> {
     if !shape_valid(spec, wave, instr) {
         return None;
     }
-    let checked = CheckedShape {
-        key,
-        policy: policy::<F>(spec, wave, instr),
-    };
+    let (policy, layout) = (
+        policy::<F>(spec, wave, instr),
+        op_layout::<O, F>(spec, instr),
+    );
     // Only a generated spec is a static whose address names it.
-    if core::ptr::eq(spec, spec.target.spec()) {
-        wave.checked = Some(checked);
+    let key = shape_key(spec, wave, instr, (kind_of::<O>(), F::KIND));
+    if let (Some(key), true) = (key, core::ptr::eq(spec, spec.target.spec())) {
+        wave.checked = Some(CheckedShape {
+            key,
+            policy,
+            layout,
+        });
     }
-    Some(checked.policy)
+    Some((policy, layout))
 }
 
-/// The checked shape and lane plan of the DPP instruction `instr` (DPP
-/// word `d`), as [`dpp::plan`] would check and build them, when its
-/// operands pass the quick check: the wave's note of the last DPP shape
-/// when the key, the DPP word and EXEC match, else checked, built and (on
-/// a generated target, when the quick check accepts the base instruction)
-/// noted. `None` means "run the full check".
+/// The checked shape, operand layout and lane plan of the DPP instruction
+/// `instr` (DPP word `d`), as [`dpp::plan`] would check and build them,
+/// when its operands pass the quick check: the wave's note of the last DPP
+/// shape when the key, the DPP word and EXEC match, else checked, built
+/// and (on a generated target, when the quick check accepts the base
+/// instruction) noted. `None` means "run the full check".
 #[inline(always)]
 fn checked_dpp<O: Operation, F: Format>(
     spec: &TargetSpec,
     wave: &mut Wave,
     instr: &Instruction,
     d: crate::dpp::Dpp,
-) -> Option<(Policy, dpp::Plan)> {
+) -> Option<(Policy, Layout, dpp::Plan)> {
     // The per-operand checks of `dpp::check` when the base is plain: the
     // operands, and 16-bit halves that may not mix.
     if !operands_plainly_valid::<O, F>(spec, instr) || dpp::mixed_halves_refused::<F>(spec, instr) {
         return None;
     }
-    let key = shape_key(spec, wave, instr);
+    let kernel = (kind_of::<O>(), F::KIND);
     let exec = wave.exec();
     match &wave.checked_dpp {
-        Some(c) if c.shape.key == key && c.dpp == d && c.exec == exec => {
+        Some(c) if c.exec == exec && key_matches(&c.shape.key, spec, wave, instr, kernel) => {
             #[cfg(test)]
             tally(Tally::DppShapeHit);
-            Some((c.shape.policy, c.plan))
+            Some((c.shape.policy, c.shape.layout, c.plan))
         }
-        _ => new_dpp_shape::<O, F>(spec, wave, instr, d, key),
+        _ => new_dpp_shape::<O, F>(spec, wave, instr, d, shape_key(spec, wave, instr, kernel)?),
     }
 }
 
@@ -237,7 +272,7 @@ fn new_dpp_shape<O: Operation, F: Format>(
     instr: &Instruction,
     d: crate::dpp::Dpp,
     key: ShapeKey,
-) -> Option<(Policy, dpp::Plan)> {
+) -> Option<(Policy, Layout, dpp::Plan)> {
     let e32 = matches!(instr.encoding, Encoding::Vop1 | Encoding::Vop2);
     let shape_ok = if e32 {
         shape_plainly_valid_e32_mods(spec, wave, instr)
@@ -252,13 +287,13 @@ fn new_dpp_shape<O: Operation, F: Format>(
         shape: CheckedShape {
             key,
             policy: policy::<F>(spec, wave, instr),
+            layout: op_layout::<O, F>(spec, instr),
         },
-        dpp: d,
         exec: wave.exec(),
         plan,
     };
     wave.checked_dpp = Some(checked);
-    Some((checked.shape.policy, plan))
+    Some((checked.shape.policy, checked.shape.layout, plan))
 }
 
 /// The operation kind `O` runs (by its name), found at compile time.
@@ -371,13 +406,9 @@ fn operands_plainly_valid<O: Operation, F: Format>(spec: &TargetSpec, instr: &In
         let Operand::Vgpr { index, part } = op else {
             return false;
         };
-        let index = usize::from(index);
-        let regs = if width == 64 { 2 } else { 1 };
         // As check_part and check_vgpr (no SDWA here).
         (part == Part::Full || (width == 16 && spec.true16.value))
-            && index + regs <= NUM_VGPRS
-            && !(width == 64 && spec.aligned_vgpr_pairs.value && index % 2 != 0)
-            && !(width == 16 && spec.true16.value && !enc.has_modifiers() && index >= 128)
+            && fits(index, vgpr_bounds(spec, enc, width))
     };
     let src1_ok = match instr.src1 {
         None => !O::HAS_EXPONENT,

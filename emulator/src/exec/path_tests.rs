@@ -353,3 +353,269 @@ fn in_place_paths_match_the_general_path_on_random_instructions() {
          checked shapes reused {shape_hits}, checked DPP shapes reused {dpp_shape_hits}"
     );
 }
+
+/// Run `first` and then `second` on one wave through
+/// [`crate::generated::execute_spec`] (so `second` meets the shape
+/// `first` noted) and on another through the general path only; the
+/// waves and results must agree. `start` has random registers v0..v9 in
+/// every lane, so a field that changes the result shows in some lane.
+fn after_noting(spec: &TargetSpec, start: &Wave, first: &Instruction, second: &Instruction) {
+    let (mut fast, mut slow) = (start.clone(), start.clone());
+    let noted = crate::generated::execute_spec(spec, &mut fast, first);
+    assert_eq!(noted, general(spec, &mut slow, first), "{first:?}");
+    let got = crate::generated::execute_spec(spec, &mut fast, second);
+    let want = general(spec, &mut slow, second);
+    assert_eq!(got, want, "{second:?} after {first:?}");
+    assert_eq!(fast, slow, "{second:?} after {first:?}: the waves differ");
+}
+
+/// A wave64 of random registers v0..v9 (each lane its own word), EXEC
+/// all, MODE 0xf0 (subnormals kept, round to nearest even).
+fn random_wave(r: &mut Rng) -> Wave {
+    let mut wave = Wave::new(WaveSize::Wave64);
+    for reg in 0..10 {
+        for lane in 0..64 {
+            wave.set_vgpr(reg, lane, word(r)).expect("in range");
+        }
+    }
+    wave.set_mode(0xf0);
+    wave.take_written();
+    wave
+}
+
+/// The key of a noted shape holds every field the reuse depends on: an
+/// instruction that differs from the noted one in any one of them (its
+/// opcode, encoding, a source's ABS or NEG, CLAMP, OMOD, the half of a
+/// register it reads or writes, the kind of an operand, MODE, the wave
+/// size, the target, the kernel, the DPP word) after it on the same wave
+/// gives what the general path gives. Each pair below differs in one
+/// field whose effect shows in some of the 64 random lanes.
+#[test]
+fn a_noted_shape_serves_only_instructions_with_its_key() {
+    use Encoding::{Vop1, Vop2, Vop3};
+    let mut r = Rng(0x0de_4e7);
+    let gfx1201 = Target::Gfx1201.spec();
+    let add = Instruction::binary(
+        Opcode::AddF32,
+        Vop3,
+        Operand::v(0),
+        Operand::v(1),
+        Operand::v(2),
+    );
+    let fract = Instruction::unary(Opcode::FractF32, Vop3, Operand::v(0), Operand::v(1));
+    let ldexp = Instruction::binary(
+        Opcode::LdexpF32,
+        Vop3,
+        Operand::v(0),
+        Operand::v(1),
+        Operand::v(2),
+    );
+    let neg = SrcMods {
+        neg: true,
+        ..SrcMods::default()
+    };
+    let abs = SrcMods {
+        abs: true,
+        ..SrcMods::default()
+    };
+    let add16 = |dst, src0, src1| Instruction::binary(Opcode::AddF16, Vop3, dst, src0, src1);
+    let mut pairs: Vec<(Instruction, Instruction)> = Vec::new();
+    for base in [add, fract, ldexp] {
+        pairs.push((
+            base,
+            Instruction {
+                src0_mods: neg,
+                ..base
+            },
+        ));
+        pairs.push((
+            base,
+            Instruction {
+                src0_mods: abs,
+                ..base
+            },
+        ));
+        pairs.push((
+            base,
+            Instruction {
+                clamp: true,
+                ..base
+            },
+        ));
+        pairs.push((
+            base,
+            Instruction {
+                omod: Omod::Mul2,
+                ..base
+            },
+        ));
+        pairs.push((
+            base,
+            Instruction {
+                omod: Omod::Div2,
+                ..base
+            },
+        ));
+        // The same registers, another kind of src0.
+        pairs.push((
+            base,
+            Instruction {
+                src0: Operand::InlineInt(3),
+                ..base
+            },
+        ));
+    }
+    pairs.extend([
+        (
+            add,
+            Instruction {
+                src1_mods: neg,
+                ..add
+            },
+        ),
+        (
+            add,
+            Instruction {
+                opcode: Opcode::SubF32,
+                ..add
+            },
+        ),
+        (
+            add,
+            Instruction {
+                opcode: Opcode::MulF32,
+                ..add
+            },
+        ),
+        (
+            add,
+            Instruction {
+                encoding: Vop2,
+                ..add
+            },
+        ),
+        (
+            fract,
+            Instruction {
+                encoding: Vop1,
+                ..fract
+            },
+        ),
+        (
+            add,
+            Instruction::ternary(
+                Opcode::FmaF32,
+                Vop3,
+                Operand::v(0),
+                Operand::v(1),
+                Operand::v(2),
+                Operand::v(3),
+            ),
+        ),
+        (
+            Instruction::binary(
+                Opcode::FmacF32,
+                Vop2,
+                Operand::v(0),
+                Operand::v(1),
+                Operand::v(2),
+            ),
+            Instruction::binary(
+                Opcode::MulF32,
+                Vop2,
+                Operand::v(0),
+                Operand::v(1),
+                Operand::v(2),
+            ),
+        ),
+        // Halves: of the destination, of src0, of src1 (true16).
+        (
+            add16(Operand::v_lo(0), Operand::v_lo(1), Operand::v_lo(2)),
+            add16(Operand::v_hi(0), Operand::v_lo(1), Operand::v_lo(2)),
+        ),
+        (
+            add16(Operand::v_lo(0), Operand::v_lo(1), Operand::v_lo(2)),
+            add16(Operand::v_lo(0), Operand::v_hi(1), Operand::v_lo(2)),
+        ),
+        (
+            add16(Operand::v_lo(0), Operand::v_lo(1), Operand::v_lo(2)),
+            add16(Operand::v_lo(0), Operand::v_lo(1), Operand::v_hi(2)),
+        ),
+        // DPP words: none, then one, then another.
+        (
+            Instruction::unary(Opcode::FractF32, Vop1, Operand::v(0), Operand::v(1)),
+            Instruction {
+                dpp: Some(Dpp::Dpp16(Dpp16::new(DppControl::RowShr(1)))),
+                ..Instruction::unary(Opcode::FractF32, Vop1, Operand::v(0), Operand::v(1))
+            },
+        ),
+        (
+            Instruction {
+                dpp: Some(Dpp::Dpp16(Dpp16::new(DppControl::RowShr(1)))),
+                ..Instruction::unary(Opcode::FractF32, Vop1, Operand::v(0), Operand::v(1))
+            },
+            Instruction {
+                dpp: Some(Dpp::Dpp16(Dpp16::new(DppControl::RowRor(3)))),
+                ..Instruction::unary(Opcode::FractF32, Vop1, Operand::v(0), Operand::v(1))
+            },
+        ),
+    ]);
+    for (first, second) in &pairs {
+        let start = random_wave(&mut r);
+        after_noting(gfx1201, &start, first, second);
+        // And the first again after the second: each is the other's
+        // differing instruction.
+        after_noting(gfx1201, &start, second, first);
+    }
+    // MODE and target between two runs of one instruction (a wave's size
+    // changes only by a reset, which forgets its notes).
+    for instr in [add, fract, ldexp] {
+        let start = random_wave(&mut r);
+        let (mut fast, mut slow) = (start.clone(), start.clone());
+        let noted = crate::generated::execute_spec(gfx1201, &mut fast, &instr);
+        assert_eq!(noted, general(gfx1201, &mut slow, &instr));
+        for (mode, target) in [
+            (0x0, Target::Gfx1201),
+            (0x3f0, Target::Gfx1201),
+            (0xf0, Target::Gfx908),
+        ] {
+            let mut fast2 = fast.clone();
+            let mut slow2 = slow.clone();
+            fast2.set_mode(mode);
+            slow2.set_mode(mode);
+            let spec = target.spec();
+            let got = crate::generated::execute_spec(spec, &mut fast2, &instr);
+            let want = general(spec, &mut slow2, &instr);
+            assert_eq!(got, want, "{instr:?} under {mode:#x} on {target}");
+            assert_eq!(fast2, slow2, "{instr:?} under {mode:#x} on {target}");
+        }
+        // The kernel: the noted shape run as another operation is refused,
+        // as without a note.
+        let (got, want) = if instr.opcode == Opcode::FractF32 {
+            (
+                super::execute::<Ldexp, F32>(gfx1201, &mut fast, &instr),
+                super::execute_checked::<Ldexp, F32>(gfx1201, &mut slow, &instr),
+            )
+        } else {
+            (
+                super::execute::<Fract, F32>(gfx1201, &mut fast, &instr),
+                super::execute_checked::<Fract, F32>(gfx1201, &mut slow, &instr),
+            )
+        };
+        assert_eq!(got, want, "{instr:?} as another operation");
+        assert!(got.is_err(), "{instr:?} as another operation");
+    }
+    // Other registers under the same key: the note serves.
+    let before = super::tallied(super::Tally::ShapeHit);
+    let moved = Instruction {
+        dst: Operand::v(5),
+        src0: Operand::v(6),
+        src1: Some(Operand::v(7)),
+        ..add
+    };
+    after_noting(gfx1201, &random_wave(&mut r), &add, &moved);
+    assert!(
+        super::tallied(super::Tally::ShapeHit) > before,
+        "the note was not reused"
+    );
+}

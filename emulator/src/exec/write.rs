@@ -2,7 +2,7 @@
 //! kernel run over the wave that puts it there (docs/semantics.md §3).
 
 use super::dpp::Plan;
-use super::operands::{half_shift, read_exponent, read_float_source};
+use super::operands::{read_exponent, read_float_source};
 use super::{invalid, missing_src1};
 use crate::error::ExecError;
 use crate::instr::{DstUnused, Instruction, Operand, Part, SdwaSel};
@@ -30,108 +30,12 @@ pub(super) fn dst_placement<F: Format>(spec: &TargetSpec, part: Part) -> (u32, u
     }
 }
 
-/// The common case without copies: VGPR sources that are not destination
-/// registers, no SDWA. The kernel reads the sources in the register file
-/// and writes the destination in place. With a DPP `plan` the kernel call
-/// gathers src0 across lanes first and writes the plan's lanes. False,
-/// touching nothing, when the instruction is not of that shape (a DPP
-/// instruction without its plan, or whose zero-filled lanes need their own
-/// policy).
-pub(super) fn direct<O: Operation, F: Format>(
-    spec: &TargetSpec,
-    wave: &mut Wave,
-    instr: &Instruction,
-    policy: &Policy,
-    plan: Option<&Plan>,
-) -> bool {
-    if instr.dpp.is_some() != plan.is_some() || plan.is_some_and(|p| p.plain != 0) {
-        return false;
-    }
-    let (
-        None,
-        Operand::Vgpr {
-            index: dst,
-            part: dst_part,
-        },
-        Operand::Vgpr {
-            index: src,
-            part: src_part,
-        },
-    ) = (instr.sdwa, instr.dst, instr.src0)
-    else {
-        return false;
-    };
-    let exp_reg = match (O::HAS_EXPONENT, instr.src1) {
-        (false, _) => None,
-        (true, Some(Operand::Vgpr { index, part })) => Some((usize::from(index), part)),
-        (true, _) => return false,
-    };
-    let exec = plan.map_or(wave.exec(), |p| p.write);
-    let (keep, dst_shift) = dst_placement::<F>(spec, dst_part);
-    let wide = F::WIDTH == 64;
-    let Some(split) = wave.vgpr_split(usize::from(dst), if wide { 2 } else { 1 }) else {
-        return false;
-    };
-    let (split, dst_lo, dst_hi) = split.parts();
-    let src = usize::from(src);
-    let (Some(src_lo), Some(src_hi)) = (
-        split.src(src),
-        if wide {
-            split.src(src + 1)
-        } else {
-            Some(&[][..])
-        },
-    ) else {
-        return false;
-    };
-    let (exp, exp_shift) = match exp_reg {
-        None => (&[][..], 0),
-        Some((index, part)) => match split.src(index) {
-            Some(e) => (e, half_shift::<F>(part)),
-            None => return false,
-        },
-    };
-    // Built in place in each branch: moving a built WaveIo into a
-    // GatheredIo costs a store-forwarding stall per call.
-    macro_rules! io {
-        () => {
-            WaveIo {
-                src_lo,
-                src_hi,
-                src_shift: half_shift::<F>(src_part),
-                exp,
-                exp_shift,
-                dst_lo,
-                dst_hi,
-                dst_keep: keep,
-                dst_shift,
-                exec,
-            }
-        };
-    }
-    match plan {
-        None => write_back::<O, F>(&mut io!(), policy),
-        Some(plan) => {
-            let mut gathered = GatheredIo {
-                index: plan.sources(),
-                io: io!(),
-            };
-            #[cfg(test)]
-            fault::apply(&mut gathered.io);
-            run_dispatched::<O, F, _>(&mut gathered, policy);
-        }
-    }
-    #[cfg(test)]
-    super::tally(super::Tally::InPlace);
-    true
-}
-
 /// Run the kernel over the wave and write the active lanes' results into
 /// the destination ([`run_dispatched`]). Unit tests can break this
 /// write-back on purpose (the test-only `fault` module) to prove that
 /// replay notices.
 #[inline(always)]
-fn write_back<O: Operation, F: Format>(io: &mut WaveIo<'_>, policy: &Policy) {
+pub(super) fn write_back<O: Operation, F: Format>(io: &mut WaveIo<'_>, policy: &Policy) {
     #[cfg(test)]
     fault::apply(io);
     run_dispatched::<O, F, _>(io, policy);
@@ -343,7 +247,7 @@ pub(crate) mod fault {
         }
     }
 
-    pub(super) fn apply(io: &mut WaveIo<'_>) {
+    pub(in crate::exec) fn apply(io: &mut WaveIo<'_>) {
         match FAULT.with(Cell::get) {
             Fault::None => {}
             Fault::IgnoreExec => io.exec = u64::MAX,

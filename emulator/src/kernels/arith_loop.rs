@@ -10,7 +10,7 @@ use core::marker::PhantomData;
 use super::arith_kernel::{ArithKernel, SourceModifiers};
 use super::format::Format;
 use super::lane::{sel, Lane};
-use super::lane_loop::{gather_words, load, store, WaveJob};
+use super::lane_loop::{gather_words, load, store, WaveJob, LOW_KEEP};
 use super::modifiers::{LanePolicy, SourceMods};
 use super::policy::Policy;
 
@@ -184,9 +184,11 @@ impl ArithIo<'_> {
         n
     }
 
-    /// The loop of `wave`: `ALL` when every lane is active.
+    /// The loop of `wave`: `ALL` when every lane is active; `LOW` when
+    /// every F16 source and the result are in the low halves (the shifts
+    /// 0, the high half kept: constants).
     #[inline(always)]
-    fn wave_loop<F: Format, K: ArithKernel, const OUT: bool, const ALL: bool>(
+    fn wave_loop<F: Format, K: ArithKernel, const OUT: bool, const ALL: bool, const LOW: bool>(
         &mut self,
         m: &[SourceMods<F>; 3],
         p: &LanePolicy<F>,
@@ -215,8 +217,13 @@ impl ArithIo<'_> {
         } else {
             c_lo
         };
-        let [sa, sb, sc] = self.src_shift;
-        let (keep, shift, exec) = (self.dst_keep, self.dst_shift, self.exec);
+        let [sa, sb, sc] = if LOW { [0; 3] } else { self.src_shift };
+        let (keep, shift) = if LOW {
+            (LOW_KEEP, 0)
+        } else {
+            (self.dst_keep, self.dst_shift)
+        };
+        let exec = self.exec;
         // No closures here: they would not inherit the caller's target features.
         if F::WIDTH == 64 {
             let dst_hi = &mut self.dst_hi[..n];
@@ -362,10 +369,18 @@ impl ArithIo<'_> {
     ) {
         let n = self.lanes::<F, K>();
         let all = n == 0 || self.exec | !(u64::MAX >> (64 - n)) == u64::MAX;
-        if all {
-            self.wave_loop::<F, K, OUT, true>(m, p, src0)
+        // F16 in the low halves with every lane written (the common 16-bit
+        // shape): the shifts and the kept half as constants.
+        let low = F::WIDTH == 16
+            && self.src_shift == [0; 3]
+            && self.dst_shift == 0
+            && self.dst_keep == LOW_KEEP;
+        if all && low {
+            self.wave_loop::<F, K, OUT, true, true>(m, p, src0)
+        } else if all {
+            self.wave_loop::<F, K, OUT, true, false>(m, p, src0)
         } else {
-            self.wave_loop::<F, K, OUT, false>(m, p, src0)
+            self.wave_loop::<F, K, OUT, false, false>(m, p, src0)
         }
     }
 }

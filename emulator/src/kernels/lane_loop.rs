@@ -256,9 +256,18 @@ impl WaveIo<'_> {
     }
 
     /// The loop of [`Lanes::wave`]: `ALL` when every lane is active (EXEC
-    /// then needs no select).
+    /// then needs no select); `LOW` when an F16 source, exponent and
+    /// result are all in the low halves (the shifts 0, the high half kept:
+    /// constants).
     #[inline(always)]
-    fn wave_loop<O: Operation, F: Format, const COMMON: bool, const OUT: bool, const ALL: bool>(
+    fn wave_loop<
+        O: Operation,
+        F: Format,
+        const COMMON: bool,
+        const OUT: bool,
+        const ALL: bool,
+        const LOW: bool,
+    >(
         &mut self,
         p: &LanePolicy<F>,
     ) {
@@ -280,8 +289,17 @@ impl WaveIo<'_> {
         } else {
             src_lo
         };
-        let (src_shift, exp_shift) = (self.src_shift, self.exp_shift);
-        let (keep, shift, exec) = (self.dst_keep, self.dst_shift, self.exec);
+        let (src_shift, exp_shift) = if LOW {
+            (0, 0)
+        } else {
+            (self.src_shift, self.exp_shift)
+        };
+        let (keep, shift) = if LOW {
+            (LOW_KEEP, 0)
+        } else {
+            (self.dst_keep, self.dst_shift)
+        };
+        let exec = self.exec;
         // No closures here: they would not inherit the caller's target features.
         if F::WIDTH == 64 {
             let dst_hi = &mut self.dst_hi[..n];
@@ -314,6 +332,9 @@ impl WaveIo<'_> {
         }
     }
 }
+
+/// The bits of its register a 16-bit result in the low half keeps.
+pub(super) const LOW_KEEP: u32 = 0xffff_0000;
 
 /// A [`WaveIo`] whose source words are first gathered across lanes (DPP,
 /// docs/semantics.md §11): lane `i` reads the words of lane `index[i]` of
@@ -472,10 +493,19 @@ impl<F: Format> Lanes<F> for WaveIo<'_> {
         } else {
             self.exec & ((1u64 << n) - 1) == (1u64 << n) - 1
         };
-        if all {
-            self.wave_loop::<O, F, COMMON, OUT, true>(p)
+        // F16 in the low halves with every lane written (the common 16-bit
+        // shape): the shifts and the kept half as constants.
+        let low = F::WIDTH == 16
+            && self.src_shift == 0
+            && self.exp_shift == 0
+            && self.dst_shift == 0
+            && self.dst_keep == LOW_KEEP;
+        if all && low {
+            self.wave_loop::<O, F, COMMON, OUT, true, true>(p)
+        } else if all {
+            self.wave_loop::<O, F, COMMON, OUT, true, false>(p)
         } else {
-            self.wave_loop::<O, F, COMMON, OUT, false>(p)
+            self.wave_loop::<O, F, COMMON, OUT, false, false>(p)
         }
     }
 }
