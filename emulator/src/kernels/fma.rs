@@ -62,7 +62,7 @@ pub fn fma_rounded<F: Format>(
         let y = normalised_to::<F>(unpack::<F, F::Lane>(b), half - 2);
         let z = normalised_to::<F>(unpack::<F, F::Lane>(c), F::Lane::BITS as i32 - 2);
         // A zero term's exponent below every other, so it is never `big`.
-        let below = <F::Wide as Lane>::Exp::from(i32::MIN / 2);
+        let below = <F::Lane as Lane>::Exp::from(i32::MIN / 2);
         let xy = product::<F>(x, y);
         let z = widened::<F>(z);
         aligned_sum(

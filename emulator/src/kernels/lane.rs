@@ -29,7 +29,7 @@ pub trait Lane:
     + Not<Output = Self>
 {
     /// Signed integer of the same width, for exponents and shift amounts.
-    type Exp: Copy + Ord + Debug + Add<Output = Self::Exp> + Sub<Output = Self::Exp> + From<i32>;
+    type Exp: Exponent;
     /// Width in bits.
     const BITS: u32;
     /// 0.
@@ -59,10 +59,6 @@ pub trait Lane:
     fn from_exp(e: Self::Exp) -> Self;
     /// 1 for true, 0 for false.
     fn from_bool(b: bool) -> Self;
-    /// An exponent of this lane as an `i64`.
-    fn exp_to_i64(e: Self::Exp) -> i64;
-    /// An `i64` exponent (small) in this lane's signed type.
-    fn exp_from_i64(e: i64) -> Self::Exp;
     /// The top bit (the sign of a two's-complement difference).
     fn top_bit(self) -> bool;
 
@@ -80,6 +76,40 @@ pub trait Lane:
         let lz = self.lz();
         let top = Self::Exp::from(Self::BITS as i32 - 1);
         (self.shl(lz.min(top)), lz)
+    }
+}
+
+/// A signed exponent or shift amount (`i32`, `i64`): a lane's
+/// [`Lane::Exp`], and the exponent of an exact value, which may be
+/// narrower than its significand's lane (`round::Exact`).
+pub trait Exponent:
+    Copy + Ord + Debug + Add<Output = Self> + Sub<Output = Self> + From<i32>
+{
+    /// The exponent as an `i64`.
+    fn to_i64(self) -> i64;
+    /// A small `i64` exponent in this type (truncated).
+    fn from_i64(e: i64) -> Self;
+}
+
+impl Exponent for i32 {
+    #[inline(always)]
+    fn to_i64(self) -> i64 {
+        i64::from(self)
+    }
+    #[inline(always)]
+    fn from_i64(e: i64) -> i32 {
+        e as i32
+    }
+}
+
+impl Exponent for i64 {
+    #[inline(always)]
+    fn to_i64(self) -> i64 {
+        self
+    }
+    #[inline(always)]
+    fn from_i64(e: i64) -> i64 {
+        e
     }
 }
 
@@ -153,14 +183,6 @@ macro_rules! lane {
             #[inline(always)]
             fn from_bool(b: bool) -> Self {
                 <$t>::from(b)
-            }
-            #[inline(always)]
-            fn exp_to_i64(e: $s) -> i64 {
-                e as i64
-            }
-            #[inline(always)]
-            fn exp_from_i64(e: i64) -> $s {
-                e as $s
             }
             #[inline(always)]
             fn top_bit(self) -> bool {
@@ -341,14 +363,6 @@ impl Lane for W128 {
             hi: 0,
             lo: u64::from(b),
         }
-    }
-    #[inline(always)]
-    fn exp_to_i64(e: i64) -> i64 {
-        e
-    }
-    #[inline(always)]
-    fn exp_from_i64(e: i64) -> i64 {
-        e
     }
     #[inline(always)]
     fn top_bit(self) -> bool {

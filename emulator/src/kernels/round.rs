@@ -10,12 +10,14 @@
 //! sums of two encodings and for rounding, its wide lane `F::Wide` (`u32`,
 //! `u64`, `W128`) for exact products (22, 48 or 106 bits) and the sums of
 //! FMA. Bits shifted out below the lane are folded into a sticky last bit.
+//! A wide value keeps its exponent in the format lane's signed type, so
+//! F32's exponents take 32-bit vector lanes beside 64-bit significands.
 //! Everything is total integer work and selects, as in `modifiers`, so the
 //! loops over it vectorise; the narrowest lane that holds a step is used
 //! because a vector holds twice as many of them.
 
 use super::format::Format;
-use super::lane::{sel, Lane};
+use super::lane::{sel, Exponent, Lane};
 use super::modifiers::LanePolicy;
 
 /// A constant in lane `W`.
@@ -31,16 +33,21 @@ fn kwe<W: Lane>(v: i32) -> W::Exp {
 }
 
 /// An exact finite value `(-1)^negative x sig x 2^exp`; `sig` 0 is a zero
-/// of that sign.
+/// of that sign. The exponent type `E` is `W`'s signed type, or for the
+/// wide lane the format lane's ([`WideExact`]).
 #[derive(Clone, Copy, Debug)]
-pub struct Exact<W: Lane> {
+pub struct Exact<W: Lane, E: Exponent = <W as Lane>::Exp> {
     /// The sign.
     pub negative: bool,
     /// The integer significand.
     pub sig: W,
     /// The weight of `sig`'s last bit.
-    pub exp: W::Exp,
+    pub exp: E,
 }
+
+/// An exact value of format `F`'s wide lane (a product, FMA's sum) with
+/// its exponent in the format lane's signed type.
+pub type WideExact<F> = Exact<<F as Format>::Wide, <<F as Format>::Lane as Lane>::Exp>;
 
 /// The exact value of a finite encoding of `F` in lane `W`: a subnormal
 /// has the smallest normal's exponent and no hidden bit. Total: an
@@ -61,11 +68,11 @@ pub fn unpack<F: Format, W: Lane>(x: F::Lane) -> Exact<W> {
 /// The exact product of two finite values unpacked in the format's lane,
 /// in its wide lane (22, 48 or 106 bits).
 #[inline(always)]
-pub fn product<F: Format>(x: Exact<F::Lane>, y: Exact<F::Lane>) -> Exact<F::Wide> {
+pub fn product<F: Format>(x: Exact<F::Lane>, y: Exact<F::Lane>) -> WideExact<F> {
     Exact {
         negative: x.negative != y.negative,
         sig: F::wide_product(x.sig, y.sig),
-        exp: F::Wide::exp_from_i64(F::Lane::exp_to_i64(x.exp + y.exp)),
+        exp: x.exp + y.exp,
     }
 }
 
@@ -95,7 +102,7 @@ pub fn normalised_to<F: Format>(v: Exact<F::Lane>, top: i32) -> Exact<F::Lane> {
 /// format's lane: a constant shift, the bits shifted out folded into a
 /// sticky last bit (as [`normalised_top`] does, without finding the leading bit).
 #[inline(always)]
-pub fn narrow_product<F: Format>(v: Exact<F::Wide>) -> Exact<F::Lane> {
+pub fn narrow_product<F: Format>(v: WideExact<F>) -> Exact<F::Lane> {
     let drop = (2 * F::MAN as i32 + 2 - F::Lane::BITS as i32).max(0);
     let shift = kwe::<F::Wide>(drop);
     let lost = v.sig.shl(kwe::<F::Wide>(F::Wide::BITS as i32 - drop)) != F::Wide::ZERO;
@@ -103,16 +110,16 @@ pub fn narrow_product<F: Format>(v: Exact<F::Wide>) -> Exact<F::Lane> {
     Exact {
         negative: v.negative,
         sig: F::Lane::from_u64(v.sig.shr(shift).to_u64()) | F::Lane::from_bool(lost),
-        exp: F::Lane::exp_from_i64(F::Wide::exp_to_i64(v.exp + shift)),
+        exp: v.exp + kwe::<F::Lane>(drop),
     }
 }
 
 /// `v` times 2^k, exactly (OMOD's scale in SDWA's `scaled_before_rounding`
 /// order; 0 elsewhere, which folds away).
 #[inline(always)]
-pub fn scaled<W: Lane>(v: Exact<W>, k: i32) -> Exact<W> {
+pub fn scaled<W: Lane, E: Exponent>(v: Exact<W, E>, k: i32) -> Exact<W, E> {
     Exact {
-        exp: v.exp + W::Exp::from(k),
+        exp: v.exp + E::from(k),
         ..v
     }
 }
@@ -142,12 +149,12 @@ fn normalise<W: Lane>(v: Exact<W>, unpacked: Option<u32>) -> (W, W::Exp) {
 /// lanes' difference in width (none for F16), so a leading bit at the
 /// format lane's second-highest lands on the wide lane's.
 #[inline(always)]
-pub fn widened<F: Format>(v: Exact<F::Lane>) -> Exact<F::Wide> {
+pub fn widened<F: Format>(v: Exact<F::Lane>) -> WideExact<F> {
     let shift = F::Wide::BITS as i32 - F::Lane::BITS as i32;
     Exact {
         negative: v.negative,
         sig: F::Wide::from_u64(v.sig.to_u64()).shl(kwe::<F::Wide>(shift)),
-        exp: F::Wide::exp_from_i64(F::Lane::exp_to_i64(v.exp) - i64::from(shift)),
+        exp: v.exp - kwe::<F::Lane>(shift),
     }
 }
 
@@ -189,7 +196,12 @@ pub fn sum<W: Lane>(x: Exact<W>, y: Exact<W>, down: bool, unpacked: Option<u32>)
 /// the bit below; a zero on an exponent below every other). `x_larger`:
 /// `x` is known not smaller than `y`.
 #[inline(always)]
-pub fn aligned_sum<W: Lane>(x: Exact<W>, y: Exact<W>, down: bool, x_larger: bool) -> Exact<W> {
+pub fn aligned_sum<W: Lane, E: Exponent>(
+    x: Exact<W, E>,
+    y: Exact<W, E>,
+    down: bool,
+    x_larger: bool,
+) -> Exact<W, E> {
     let (nx, ex, ny, ey) = (x.sig, x.exp, y.sig, y.exp);
     let known = x_larger;
     // Ordered by exponent alone, so the order waits for no significand.
@@ -206,8 +218,8 @@ pub fn aligned_sum<W: Lane>(x: Exact<W>, y: Exact<W>, down: bool, x_larger: bool
     );
     let small = sel(x_larger, ny, nx);
     // Align the smaller term; the bits shifted out make a sticky bit.
-    let d = (big_exp - sel(x_larger, ey, ex)).min(kwe::<W>(W::BITS as i32));
-    let (shifted, lost) = small.shr_sticky(d);
+    let d = (big_exp - sel(x_larger, ey, ex)).min(E::from(W::BITS as i32));
+    let (shifted, lost) = small.shr_sticky(W::Exp::from_i64(d.to_i64()));
     let sticky = W::from_bool(lost);
     // big + small lies in (big + shifted, big + shifted + 1) units when
     // sticky; big - small in (big - shifted - 1, big - shifted).
@@ -238,24 +250,24 @@ pub fn aligned_sum<W: Lane>(x: Exact<W>, y: Exact<W>, down: bool, x_larger: bool
 /// sticky bit that the rounding reads; normalising first, in `W`, takes
 /// one leading-zero count for both the narrowing and the rounding.
 #[inline(always)]
-pub fn normalised_top<W: Lane, L: Lane>(v: Exact<W>) -> Exact<L> {
+pub fn normalised_top<W: Lane, E: Exponent, L: Lane>(v: Exact<W, E>) -> Exact<L> {
     // A zero stays 0.
     let (sig, lz) = v.sig.shl_leading();
-    let exp = v.exp - lz;
+    let exp = L::Exp::from_i64(v.exp.to_i64()) - L::Exp::from_i64(lz.to_i64());
     if W::BITS == L::BITS {
         return Exact {
             negative: v.negative,
             sig: L::from_u64(sig.to_u64()),
-            exp: L::exp_from_i64(W::exp_to_i64(exp)),
+            exp,
         };
     }
-    let drop = kwe::<W>(W::BITS as i32 - L::BITS as i32);
+    let drop = W::BITS as i32 - L::BITS as i32;
     // The `drop` low bits, moved to the top.
     let lost = sig.shl(kwe::<W>(L::BITS as i32)) != W::ZERO;
     Exact {
         negative: v.negative,
-        sig: L::from_u64(sig.shr(drop).to_u64()) | L::from_bool(lost),
-        exp: L::exp_from_i64(W::exp_to_i64(exp + drop)),
+        sig: L::from_u64(sig.shr(kwe::<W>(drop)).to_u64()) | L::from_bool(lost),
+        exp: exp + kwe::<L>(drop),
     }
 }
 
@@ -272,13 +284,13 @@ pub fn normalised_top<W: Lane, L: Lane>(v: Exact<W>) -> Exact<L> {
 /// zero of `v.negative`.
 #[inline(always)]
 pub fn round<F: Format>(v: Exact<F::Lane>, p: &LanePolicy<F>) -> F::Lane {
-    round_top::<F>(normalised_top::<F::Lane, F::Lane>(v), p)
+    round_top::<F>(normalised_top::<F::Lane, _, F::Lane>(v), p)
 }
 
 /// [`round`] of an exact value of the wide lane (FMA's sum).
 #[inline(always)]
-pub fn round_wide<F: Format>(v: Exact<F::Wide>, p: &LanePolicy<F>) -> F::Lane {
-    round_top::<F>(normalised_top::<F::Wide, F::Lane>(v), p)
+pub fn round_wide<F: Format>(v: WideExact<F>, p: &LanePolicy<F>) -> F::Lane {
+    round_top::<F>(normalised_top::<F::Wide, _, F::Lane>(v), p)
 }
 
 /// [`round`] of a [`normalised_top`] value.
