@@ -62,8 +62,9 @@ pub trait Lane:
     /// The top bit (the sign of a two's-complement difference).
     fn top_bit(self) -> bool;
 
-    /// `self >> n` for `n` in `0..=BITS`, and whether a one bit was shifted
-    /// out (the sticky bit of an alignment).
+    /// `self >> n` for `n` in `0..BITS` (`u32` and `u64` also take
+    /// `BITS`), and whether a one bit was shifted out (the sticky bit of an
+    /// alignment).
     #[inline(always)]
     fn shr_sticky(self, n: Self::Exp) -> (Self, bool) {
         let width = Self::Exp::from(Self::BITS as i32);
@@ -187,6 +188,14 @@ macro_rules! lane {
             #[inline(always)]
             fn top_bit(self) -> bool {
                 (self as $s) < 0
+            }
+            /// The bits shifted out as those below bit `n` (all of them
+            /// when `n` is the width): no shift by `BITS - n`, whose select
+            /// for `n` 0 stays in the vector code.
+            #[inline(always)]
+            fn shr_sticky(self, n: $s) -> (Self, bool) {
+                let below = Self::ONE.shl(n).wrapping_sub(1);
+                (self.shr(n), self & below != 0)
             }
         }
     };
@@ -368,22 +377,24 @@ impl Lane for W128 {
     fn top_bit(self) -> bool {
         (self.hi as i64) < 0
     }
-    /// In two steps: a whole half (a select) and then a shift below 64, so
-    /// three `u64` shifts give both the result and the bits shifted out
-    /// (the generic form takes eight); a 128-bit-vector build then
-    /// vectorises the FMA loop.
+    /// In two steps: a whole half (a select) and then a shift `m` below
+    /// 64, so few `u64` shifts give both the result and the bits shifted
+    /// out (the generic form takes eight); a 128-bit-vector build then
+    /// vectorises the FMA loop. `n` below 128 (see the trait), so `m` is
+    /// `n & 63` and no shift needs the select of a shift by 64.
     #[inline(always)]
     fn shr_sticky(self, n: i64) -> (Self, bool) {
         let half = n >= 64;
         let (hi, lo) = (sel(half, 0, self.hi), sel(half, self.hi, self.lo));
         let lost_half = half & (self.lo != 0);
-        // `n` at most 128, so `m` at most 64 (all of `hi`, which is then 0).
-        let m = sel(half, n - 64, n);
+        let m = n & 63;
         let out = W128 {
             hi: hi.shr(m),
-            lo: lo.shr(m) | hi.shl(64 - m),
+            // `hi << (64 - m)`, 0 for `m` 0.
+            lo: lo.shr(m) | (hi << 1).shl(63 - m),
         };
-        (out, lost_half | (lo.shl(64 - m) != 0))
+        let below = 1u64.shl(m).wrapping_sub(1);
+        (out, lost_half | (lo & below != 0))
     }
     /// In two steps: `lo` into `hi` when `hi` is 0, then one `u64`
     /// leading-zero count and a shift below 64.
@@ -395,7 +406,8 @@ impl Lane for W128 {
         // A zero: `lz` 64, shifted by 63, stays 0.
         let m = lz.min(63);
         let out = W128 {
-            hi: hi.shl(m) | lo.shr(64 - m),
+            // `lo >> (64 - m)`, 0 for `m` 0.
+            hi: hi.shl(m) | (lo >> 1).shr(63 - m),
             lo: lo.shl(m),
         };
         (out, lz + sel(half, 64, 0))
@@ -449,7 +461,7 @@ mod tests {
                 };
                 assert_eq!(u(w(x).shl(n)), l, "{x:#x} << {n}");
                 assert_eq!(u(w(x).shr(n)), r, "{x:#x} >> {n}");
-                if (0..=128).contains(&n) {
+                if (0..128).contains(&n) {
                     let (v, lost) = w(x).shr_sticky(n);
                     let (kept, lost_bits) = if n == 128 {
                         (0, x)

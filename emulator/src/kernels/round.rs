@@ -211,14 +211,14 @@ pub fn aligned_sum<W: Lane, E: Exponent>(
     // (terms end in zero bits), and the difference is exact and negative
     // (fixed below).
     let x_larger = x_larger | (ex >= ey);
-    let (big, big_exp, big_negative) = (
-        sel(x_larger, nx, ny),
-        sel(x_larger, ex, ey),
-        sel(x_larger, x.negative, y.negative),
-    );
+    let (big, big_exp) = (sel(x_larger, nx, ny), sel(x_larger, ex, ey));
     let small = sel(x_larger, ny, nx);
-    // Align the smaller term; the bits shifted out make a sticky bit.
-    let d = (big_exp - sel(x_larger, ey, ex)).min(E::from(W::BITS as i32));
+    // Align the smaller term; the bits shifted out make a sticky bit. A
+    // shift by `BITS - 1` already clears it (its top bit is 0), and the
+    // bounds tell the compiler that no shift reaches the width.
+    let d = (big_exp - sel(x_larger, ey, ex))
+        .max(E::from(0))
+        .min(E::from(W::BITS as i32 - 1));
     let (shifted, lost) = small.shr_sticky(W::Exp::from_i64(d.to_i64()));
     let sticky = W::from_bool(lost);
     // big + small lies in (big + shifted, big + shifted + 1) units when
@@ -229,15 +229,16 @@ pub fn aligned_sum<W: Lane, E: Exponent>(
     // is negative: negated, with the other term's sign.
     let swapped = !known & subtract & s.top_bit();
     let s = sel(swapped, W::ZERO.sub(s), s);
-    let big_negative = big_negative != swapped;
-    let both_zero = (x.sig | y.sig) == W::ZERO;
-    let zero_negative = sel(
-        both_zero,
-        sel(down, x.negative | y.negative, x.negative & y.negative),
-        down,
-    );
+    // The sign of `big` (the other term's when it was taken as `small`,
+    // which differs only in a subtraction), flipped when swapped; as
+    // exclusive-ors of masks rather than a select of two signs.
+    let negative = x.negative ^ (subtract & !x_larger) ^ swapped;
+    // A zero sum: a sum of like signs is zero only for two zeros, which
+    // keep their sign; a difference gives -0 only toward -inf, for two
+    // zeros ((+0) + (-0)) and for terms that cancel alike.
+    let zero_negative = sel(subtract, down, x.negative);
     Exact {
-        negative: sel(s == W::ZERO, zero_negative, big_negative),
+        negative: sel(s == W::ZERO, zero_negative, negative),
         sig: s,
         exp: big_exp,
     }
