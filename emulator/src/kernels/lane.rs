@@ -228,11 +228,13 @@ impl W128 {
         let lh = a0 * b1;
         let hl = a1 * b0;
         let hh = a1 * b1;
-        // The middle column: at most 3 x (2^32 - 1) fits in 64 bits.
-        let mid = (ll >> 32) + (lh & 0xffff_ffff) + (hl & 0xffff_ffff);
+        // The middle column in two steps; each sum is at most
+        // (2^32 - 1)^2 + 2^32 - 1 < 2^64.
+        let t = lh + (ll >> 32);
+        let u = hl + (t & 0xffff_ffff);
         W128 {
-            hi: hh + (lh >> 32) + (hl >> 32) + (mid >> 32),
-            lo: (mid << 32) | (ll & 0xffff_ffff),
+            hi: hh + (t >> 32) + (u >> 32),
+            lo: (u << 32) | (ll & 0xffff_ffff),
         }
     }
 }
