@@ -245,9 +245,10 @@ pub fn aligned_sum<W: Lane, E: Exponent>(
 }
 
 /// An exact value of lane `W` in the lane `L` (as wide or narrower),
-/// normalised: its leading bit at `L`'s top, the bits of `W` below `L`'s
-/// width folded into a sticky last bit (a zero stays 0). `L` keeps 32 or
-/// 64 bits, more than the 11, 24 or 53 bits plus a guard bit above the
+/// normalised: its leading bit at `L`'s second-highest (a bit of headroom
+/// for the rounding increment), the bits of `W` below `L`'s width less one
+/// folded into a sticky last bit (a zero stays 0). `L` keeps 31 or 63
+/// bits, more than the 11, 24 or 53 bits plus a guard bit above the
 /// sticky bit that the rounding reads; normalising first, in `W`, takes
 /// one leading-zero count for both the narrowing and the rounding.
 #[inline(always)]
@@ -255,19 +256,22 @@ pub fn normalised_top<W: Lane, E: Exponent, L: Lane>(v: Exact<W, E>) -> Exact<L>
     // A zero stays 0.
     let (sig, lz) = v.sig.shl_leading();
     let exp = L::Exp::from_i64(v.exp.to_i64()) - L::Exp::from_i64(lz.to_i64());
-    if W::BITS == L::BITS {
-        return Exact {
-            negative: v.negative,
-            sig: L::from_u64(sig.to_u64()),
-            exp,
-        };
-    }
-    let drop = W::BITS as i32 - L::BITS as i32;
-    // The `drop` low bits, moved to the top.
-    let lost = sig.shl(kwe::<W>(L::BITS as i32)) != W::ZERO;
+    let drop = W::BITS as i32 - L::BITS as i32 + 1;
+    let sig = if W::BITS > 64 {
+        // Two `u64` halves: narrowed by whole halves (the low one, if
+        // nonzero, a sticky bit), then one bit lower in `L`, its last bit
+        // into the sticky bit; one shift by `drop` would cross the halves.
+        let lost = sig.shl(kwe::<W>(L::BITS as i32)) != W::ZERO;
+        let top = L::from_u64(sig.shr(kwe::<W>(drop - 1)).to_u64());
+        top.shr(kwe::<L>(1)) | (top & L::ONE) | L::from_bool(lost)
+    } else {
+        // One shift; the `drop` low bits, moved to the top, a sticky bit.
+        let lost = sig.shl(kwe::<W>(W::BITS as i32 - drop)) != W::ZERO;
+        L::from_u64(sig.shr(kwe::<W>(drop)).to_u64()) | L::from_bool(lost)
+    };
     Exact {
         negative: v.negative,
-        sig: L::from_u64(sig.shr(kwe::<W>(drop)).to_u64()) | L::from_bool(lost),
+        sig,
         exp: exp + kwe::<L>(drop),
     }
 }
@@ -304,28 +308,37 @@ fn round_top<F: Format>(v: Exact<F::Lane>, p: &LanePolicy<F>) -> F::Lane {
     let one = F::Lane::ONE;
     let bits = F::Lane::BITS as i32;
     let man = ke(F::MAN as i32);
-    // Normalised: the leading bit at the top, so rounding to the
-    // precision drops a constant number of bits. (A zero stays 0.)
+    // Normalised: the leading bit one below the top, so rounding to the
+    // precision drops a constant number of bits, and a rounding increment
+    // added below the kept bits never carries out of the lane. (A zero
+    // stays 0.)
     let (sig, exp) = (v.sig, v.exp);
-    let precision_shift = bits - 1 - F::MAN as i32;
+    let precision_shift = bits - 2 - F::MAN as i32;
     // The value's binary exponent.
-    let e = exp + ke(bits - 1);
-    // Bits discarded: the precision's, or more down to the subnormal grid
-    // 2^(EMIN - MAN); at most BITS + 1 (all bits below the guard bit).
-    let shift = ke(precision_shift)
-        .max(ke(F::EMIN - F::MAN as i32) - exp)
-        .min(ke(bits + 1));
-    let kept = sig.shr(shift);
-    let guard = sig.shr(shift - ke(1)) & one != zero;
-    // The `shift - 1` bits below the guard bit, moved to the top.
-    let sticky = sig.shl(ke(bits + 1) - shift) != zero;
-    let up = p.rounds_up(v.negative, kept & one != zero, guard, sticky);
+    let e = exp + ke(bits - 2);
+    // Bits discarded, `s`: the precision's, or more down to the subnormal
+    // grid 2^(EMIN - MAN); at most BITS (the leading bit then lies below
+    // half a unit, as it does for any larger count). `guard_at` is the
+    // guard bit's position, `s - 1`, at most BITS - 1 (written so that
+    // the compiler sees the bound and needs no select for a shift by the
+    // width).
+    let guard_at = ke(precision_shift - 1)
+        .max(ke(F::EMIN - F::MAN as i32 - 1) - exp)
+        .min(ke(bits - 1));
+    // The rounded kept bits as (sig + increment) >> s, in two shifts (by
+    // `s - 1`, then by one), with the increment of
+    // `LanePolicy::round_increment`: no compare of the guard and sticky
+    // bits, so the rounding is a few additions and shifts.
+    let half = one.shl(guard_at);
+    let odd = sig.shr(guard_at).shr(ke(1)) & one;
+    let (add, bump) = p.round_increment(v.negative, half.sub(one), odd);
+    let kept = sig.add(add).shr(guard_at).add(bump).shr(ke(1));
     // A normal value: its exponent field minus one above the significand
     // with its hidden bit, so a carry out of the significand steps the
     // exponent. A subnormal: the kept units of 2^(EMIN - MAN) themselves (a
     // carry out of the largest gives the smallest normal).
     let field = F::Lane::from_exp((e - ke(F::EMIN)).max(ke(0))).shl(man);
-    let magnitude = field.add(kept).add(F::Lane::from_bool(up));
+    let magnitude = field.add(kept);
     let overflow = (e > ke(F::EMAX)) | (magnitude >= k(F::INF));
 
     // Tininess after rounding: the value rounded to MAN + 1 bits with an
