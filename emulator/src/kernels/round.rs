@@ -263,11 +263,13 @@ pub fn normalised_top<W: Lane, E: Exponent, L: Lane>(v: Exact<W, E>) -> Exact<L>
         // into the sticky bit; one shift by `drop` would cross the halves.
         let lost = sig.shl(kwe::<W>(L::BITS as i32)) != W::ZERO;
         let top = L::from_u64(sig.shr(kwe::<W>(drop - 1)).to_u64());
-        top.shr(kwe::<L>(1)) | (top & L::ONE) | L::from_bool(lost)
+        let t = top.shr(kwe::<L>(1)) | (top & L::ONE);
+        sel(lost, t | L::ONE, t)
     } else {
         // One shift; the `drop` low bits, moved to the top, a sticky bit.
         let lost = sig.shl(kwe::<W>(W::BITS as i32 - drop)) != W::ZERO;
-        L::from_u64(sig.shr(kwe::<W>(drop)).to_u64()) | L::from_bool(lost)
+        let t = L::from_u64(sig.shr(kwe::<W>(drop)).to_u64());
+        sel(lost, t | L::ONE, t)
     };
     Exact {
         negative: v.negative,
