@@ -62,7 +62,7 @@ pub fn fma_rounded<F: Format>(
         let y = normalised_to::<F>(unpack::<F, F::Lane>(b), half - 2);
         let z = normalised_to::<F>(unpack::<F, F::Lane>(c), F::Lane::BITS as i32 - 2);
         // A zero term's exponent below every other, so it is never `big`.
-        let below = <F::Wide as Lane>::Exp::from(i32::MIN / 2);
+        let below = <F::Lane as Lane>::Exp::from(i32::MIN / 2);
         let xy = product::<F>(x, y);
         let z = widened::<F>(z);
         aligned_sum(
@@ -133,6 +133,24 @@ mod tests {
         let neg = F64::SIGN;
         assert_eq!(fma::<F64>(one, one, neg | one_half), neg | 0x3fe0 << 48);
         assert_eq!(fma::<F64>(one, one_half, neg | two), neg | 0x3fe0 << 48);
+    }
+
+    /// The lowest bit of the sticky region: an F64 product that is a tie
+    /// but for its bit 42 (of 106), which the normalised wide sum holds at
+    /// bit 64, the bit the narrowing to 63 bits shifts out. By hand: A =
+    /// 0xffff_ffff x 2^21 and B = 0xffff_fbff x 2^21 (significands, so a =
+    /// 0x3fff_ffff_ffe0_0000, b = 0x3fff_ffff_7fe0_0000), A x B = 2^42 x Q
+    /// with Q = 0xffff_ffff x 0xffff_fbff = 1025 mod 4096: bit 0 of Q (the
+    /// product's bit 42) set, bits 1 to 9 clear, bit 10 (the guard bit,
+    /// product bit 52) set, bit 11 (the last kept bit) clear; the product
+    /// has 106 bits, so it lies in [2, 4) and its 53 kept bits are
+    /// 0x1f_ffff_7fc0_0000. Above the tie, so nearest rounds up:
+    /// 0x400f_ffff_7fc0_0001 (a tie would stay on the even 0x...0000).
+    #[test]
+    fn fma_f64_sticky_bit_below_the_narrowing() {
+        let (a, b) = (0x3fff_ffff_ffe0_0000, 0x3fff_ffff_7fe0_0000);
+        assert_eq!(fma::<F64>(a, b, 0), 0x400f_ffff_7fc0_0001);
+        assert_eq!(fma::<F64>(a, b, F64::SIGN), 0x400f_ffff_7fc0_0001);
     }
 
     /// Deep cancellation with the product taken as the larger term:

@@ -29,7 +29,7 @@ pub trait Lane:
     + Not<Output = Self>
 {
     /// Signed integer of the same width, for exponents and shift amounts.
-    type Exp: Copy + Ord + Debug + Add<Output = Self::Exp> + Sub<Output = Self::Exp> + From<i32>;
+    type Exp: Exponent;
     /// Width in bits.
     const BITS: u32;
     /// 0.
@@ -59,15 +59,12 @@ pub trait Lane:
     fn from_exp(e: Self::Exp) -> Self;
     /// 1 for true, 0 for false.
     fn from_bool(b: bool) -> Self;
-    /// An exponent of this lane as an `i64`.
-    fn exp_to_i64(e: Self::Exp) -> i64;
-    /// An `i64` exponent (small) in this lane's signed type.
-    fn exp_from_i64(e: i64) -> Self::Exp;
     /// The top bit (the sign of a two's-complement difference).
     fn top_bit(self) -> bool;
 
-    /// `self >> n` for `n` in `0..=BITS`, and whether a one bit was shifted
-    /// out (the sticky bit of an alignment).
+    /// `self >> n` for `n` in `0..BITS` (`u32` and `u64` also take
+    /// `BITS`), and whether a one bit was shifted out (the sticky bit of an
+    /// alignment).
     #[inline(always)]
     fn shr_sticky(self, n: Self::Exp) -> (Self, bool) {
         let width = Self::Exp::from(Self::BITS as i32);
@@ -80,6 +77,40 @@ pub trait Lane:
         let lz = self.lz();
         let top = Self::Exp::from(Self::BITS as i32 - 1);
         (self.shl(lz.min(top)), lz)
+    }
+}
+
+/// A signed exponent or shift amount (`i32`, `i64`): a lane's
+/// [`Lane::Exp`], and the exponent of an exact value, which may be
+/// narrower than its significand's lane (`round::Exact`).
+pub trait Exponent:
+    Copy + Ord + Debug + Add<Output = Self> + Sub<Output = Self> + From<i32>
+{
+    /// The exponent as an `i64`.
+    fn to_i64(self) -> i64;
+    /// A small `i64` exponent in this type (truncated).
+    fn from_i64(e: i64) -> Self;
+}
+
+impl Exponent for i32 {
+    #[inline(always)]
+    fn to_i64(self) -> i64 {
+        i64::from(self)
+    }
+    #[inline(always)]
+    fn from_i64(e: i64) -> i32 {
+        e as i32
+    }
+}
+
+impl Exponent for i64 {
+    #[inline(always)]
+    fn to_i64(self) -> i64 {
+        self
+    }
+    #[inline(always)]
+    fn from_i64(e: i64) -> i64 {
+        e
     }
 }
 
@@ -155,16 +186,16 @@ macro_rules! lane {
                 <$t>::from(b)
             }
             #[inline(always)]
-            fn exp_to_i64(e: $s) -> i64 {
-                e as i64
-            }
-            #[inline(always)]
-            fn exp_from_i64(e: i64) -> $s {
-                e as $s
-            }
-            #[inline(always)]
             fn top_bit(self) -> bool {
                 (self as $s) < 0
+            }
+            /// The bits shifted out as those below bit `n` (all of them
+            /// when `n` is the width): no shift by `BITS - n`, whose select
+            /// for `n` 0 stays in the vector code.
+            #[inline(always)]
+            fn shr_sticky(self, n: $s) -> (Self, bool) {
+                let below = Self::ONE.shl(n).wrapping_sub(1);
+                (self.shr(n), self & below != 0)
             }
         }
     };
@@ -197,11 +228,13 @@ impl W128 {
         let lh = a0 * b1;
         let hl = a1 * b0;
         let hh = a1 * b1;
-        // The middle column: at most 3 x (2^32 - 1) fits in 64 bits.
-        let mid = (ll >> 32) + (lh & 0xffff_ffff) + (hl & 0xffff_ffff);
+        // The middle column in two steps; each sum is at most
+        // (2^32 - 1)^2 + 2^32 - 1 < 2^64.
+        let t = lh + (ll >> 32);
+        let u = hl + (t & 0xffff_ffff);
         W128 {
-            hi: hh + (lh >> 32) + (hl >> 32) + (mid >> 32),
-            lo: (mid << 32) | (ll & 0xffff_ffff),
+            hi: hh + (t >> 32) + (u >> 32),
+            lo: (u << 32) | (ll & 0xffff_ffff),
         }
     }
 }
@@ -343,33 +376,27 @@ impl Lane for W128 {
         }
     }
     #[inline(always)]
-    fn exp_to_i64(e: i64) -> i64 {
-        e
-    }
-    #[inline(always)]
-    fn exp_from_i64(e: i64) -> i64 {
-        e
-    }
-    #[inline(always)]
     fn top_bit(self) -> bool {
         (self.hi as i64) < 0
     }
-    /// In two steps: a whole half (a select) and then a shift below 64, so
-    /// three `u64` shifts give both the result and the bits shifted out
-    /// (the generic form takes eight); a 128-bit-vector build then
-    /// vectorises the FMA loop.
+    /// In two steps: a whole half (a select) and then a shift `m` below
+    /// 64, so few `u64` shifts give both the result and the bits shifted
+    /// out (the generic form takes eight); a 128-bit-vector build then
+    /// vectorises the FMA loop. `n` below 128 (see the trait), so `m` is
+    /// `n & 63` and no shift needs the select of a shift by 64.
     #[inline(always)]
     fn shr_sticky(self, n: i64) -> (Self, bool) {
         let half = n >= 64;
         let (hi, lo) = (sel(half, 0, self.hi), sel(half, self.hi, self.lo));
         let lost_half = half & (self.lo != 0);
-        // `n` at most 128, so `m` at most 64 (all of `hi`, which is then 0).
-        let m = sel(half, n - 64, n);
+        let m = n & 63;
         let out = W128 {
             hi: hi.shr(m),
-            lo: lo.shr(m) | hi.shl(64 - m),
+            // `hi << (64 - m)`, 0 for `m` 0.
+            lo: lo.shr(m) | (hi << 1).shl(63 - m),
         };
-        (out, lost_half | (lo.shl(64 - m) != 0))
+        let below = 1u64.shl(m).wrapping_sub(1);
+        (out, lost_half | (lo & below != 0))
     }
     /// In two steps: `lo` into `hi` when `hi` is 0, then one `u64`
     /// leading-zero count and a shift below 64.
@@ -381,7 +408,8 @@ impl Lane for W128 {
         // A zero: `lz` 64, shifted by 63, stays 0.
         let m = lz.min(63);
         let out = W128 {
-            hi: hi.shl(m) | lo.shr(64 - m),
+            // `lo >> (64 - m)`, 0 for `m` 0.
+            hi: hi.shl(m) | (lo >> 1).shr(63 - m),
             lo: lo.shl(m),
         };
         (out, lz + sel(half, 64, 0))
@@ -435,7 +463,7 @@ mod tests {
                 };
                 assert_eq!(u(w(x).shl(n)), l, "{x:#x} << {n}");
                 assert_eq!(u(w(x).shr(n)), r, "{x:#x} >> {n}");
-                if (0..=128).contains(&n) {
+                if (0..128).contains(&n) {
                     let (v, lost) = w(x).shr_sticky(n);
                     let (kept, lost_bits) = if n == 128 {
                         (0, x)

@@ -199,6 +199,28 @@ impl<F: Format> LanePolicy<F> {
         (self.nearest & guard & (sticky | odd)) | (directed & (guard | sticky))
     }
 
+    /// The rounding of a magnitude `sig` of sign `negative` to a multiple of
+    /// 2^s, as `((sig + add) >> (s - 1) + bump) >> 1` (`half_less_one`:
+    /// 2^(s-1) - 1; `odd`: the last kept bit, 0 or 1). Nearest-even adds
+    /// half a unit less one, plus one when the kept value is odd (a tie
+    /// rounds to even); a rounding of the magnitude up takes the ceiling at
+    /// 2^(s-1) and then at 2^s; down adds nothing. Equals
+    /// [`LanePolicy::rounds_up`] on the guard and sticky bits.
+    #[inline(always)]
+    pub(super) fn round_increment(
+        &self,
+        negative: bool,
+        half_less_one: F::Lane,
+        odd: F::Lane,
+    ) -> (F::Lane, F::Lane) {
+        let directed = sel(negative, self.up_negative, self.up_positive);
+        let up = sel(directed, half_less_one, F::Lane::ZERO);
+        (
+            sel(self.nearest, half_less_one.add(odd), up),
+            F::Lane::from_bool(!self.nearest & directed),
+        )
+    }
+
     /// FP_ROUND is toward -inf: an exact zero sum of nonzero terms is -0
     /// (ARITH §1.2).
     #[inline(always)]

@@ -10,12 +10,14 @@
 //! sums of two encodings and for rounding, its wide lane `F::Wide` (`u32`,
 //! `u64`, `W128`) for exact products (22, 48 or 106 bits) and the sums of
 //! FMA. Bits shifted out below the lane are folded into a sticky last bit.
+//! A wide value keeps its exponent in the format lane's signed type, so
+//! F32's exponents take 32-bit vector lanes beside 64-bit significands.
 //! Everything is total integer work and selects, as in `modifiers`, so the
 //! loops over it vectorise; the narrowest lane that holds a step is used
 //! because a vector holds twice as many of them.
 
 use super::format::Format;
-use super::lane::{sel, Lane};
+use super::lane::{sel, Exponent, Lane};
 use super::modifiers::LanePolicy;
 
 /// A constant in lane `W`.
@@ -31,16 +33,21 @@ fn kwe<W: Lane>(v: i32) -> W::Exp {
 }
 
 /// An exact finite value `(-1)^negative x sig x 2^exp`; `sig` 0 is a zero
-/// of that sign.
+/// of that sign. The exponent type `E` is `W`'s signed type, or for the
+/// wide lane the format lane's ([`WideExact`]).
 #[derive(Clone, Copy, Debug)]
-pub struct Exact<W: Lane> {
+pub struct Exact<W: Lane, E: Exponent = <W as Lane>::Exp> {
     /// The sign.
     pub negative: bool,
     /// The integer significand.
     pub sig: W,
     /// The weight of `sig`'s last bit.
-    pub exp: W::Exp,
+    pub exp: E,
 }
+
+/// An exact value of format `F`'s wide lane (a product, FMA's sum) with
+/// its exponent in the format lane's signed type.
+pub type WideExact<F> = Exact<<F as Format>::Wide, <<F as Format>::Lane as Lane>::Exp>;
 
 /// The exact value of a finite encoding of `F` in lane `W`: a subnormal
 /// has the smallest normal's exponent and no hidden bit. Total: an
@@ -61,11 +68,11 @@ pub fn unpack<F: Format, W: Lane>(x: F::Lane) -> Exact<W> {
 /// The exact product of two finite values unpacked in the format's lane,
 /// in its wide lane (22, 48 or 106 bits).
 #[inline(always)]
-pub fn product<F: Format>(x: Exact<F::Lane>, y: Exact<F::Lane>) -> Exact<F::Wide> {
+pub fn product<F: Format>(x: Exact<F::Lane>, y: Exact<F::Lane>) -> WideExact<F> {
     Exact {
         negative: x.negative != y.negative,
         sig: F::wide_product(x.sig, y.sig),
-        exp: F::Wide::exp_from_i64(F::Lane::exp_to_i64(x.exp + y.exp)),
+        exp: x.exp + y.exp,
     }
 }
 
@@ -95,7 +102,7 @@ pub fn normalised_to<F: Format>(v: Exact<F::Lane>, top: i32) -> Exact<F::Lane> {
 /// format's lane: a constant shift, the bits shifted out folded into a
 /// sticky last bit (as [`normalised_top`] does, without finding the leading bit).
 #[inline(always)]
-pub fn narrow_product<F: Format>(v: Exact<F::Wide>) -> Exact<F::Lane> {
+pub fn narrow_product<F: Format>(v: WideExact<F>) -> Exact<F::Lane> {
     let drop = (2 * F::MAN as i32 + 2 - F::Lane::BITS as i32).max(0);
     let shift = kwe::<F::Wide>(drop);
     let lost = v.sig.shl(kwe::<F::Wide>(F::Wide::BITS as i32 - drop)) != F::Wide::ZERO;
@@ -103,16 +110,16 @@ pub fn narrow_product<F: Format>(v: Exact<F::Wide>) -> Exact<F::Lane> {
     Exact {
         negative: v.negative,
         sig: F::Lane::from_u64(v.sig.shr(shift).to_u64()) | F::Lane::from_bool(lost),
-        exp: F::Lane::exp_from_i64(F::Wide::exp_to_i64(v.exp + shift)),
+        exp: v.exp + kwe::<F::Lane>(drop),
     }
 }
 
 /// `v` times 2^k, exactly (OMOD's scale in SDWA's `scaled_before_rounding`
 /// order; 0 elsewhere, which folds away).
 #[inline(always)]
-pub fn scaled<W: Lane>(v: Exact<W>, k: i32) -> Exact<W> {
+pub fn scaled<W: Lane, E: Exponent>(v: Exact<W, E>, k: i32) -> Exact<W, E> {
     Exact {
-        exp: v.exp + W::Exp::from(k),
+        exp: v.exp + E::from(k),
         ..v
     }
 }
@@ -142,12 +149,12 @@ fn normalise<W: Lane>(v: Exact<W>, unpacked: Option<u32>) -> (W, W::Exp) {
 /// lanes' difference in width (none for F16), so a leading bit at the
 /// format lane's second-highest lands on the wide lane's.
 #[inline(always)]
-pub fn widened<F: Format>(v: Exact<F::Lane>) -> Exact<F::Wide> {
+pub fn widened<F: Format>(v: Exact<F::Lane>) -> WideExact<F> {
     let shift = F::Wide::BITS as i32 - F::Lane::BITS as i32;
     Exact {
         negative: v.negative,
         sig: F::Wide::from_u64(v.sig.to_u64()).shl(kwe::<F::Wide>(shift)),
-        exp: F::Wide::exp_from_i64(F::Lane::exp_to_i64(v.exp) - i64::from(shift)),
+        exp: v.exp - kwe::<F::Lane>(shift),
     }
 }
 
@@ -189,7 +196,12 @@ pub fn sum<W: Lane>(x: Exact<W>, y: Exact<W>, down: bool, unpacked: Option<u32>)
 /// the bit below; a zero on an exponent below every other). `x_larger`:
 /// `x` is known not smaller than `y`.
 #[inline(always)]
-pub fn aligned_sum<W: Lane>(x: Exact<W>, y: Exact<W>, down: bool, x_larger: bool) -> Exact<W> {
+pub fn aligned_sum<W: Lane, E: Exponent>(
+    x: Exact<W, E>,
+    y: Exact<W, E>,
+    down: bool,
+    x_larger: bool,
+) -> Exact<W, E> {
     let (nx, ex, ny, ey) = (x.sig, x.exp, y.sig, y.exp);
     let known = x_larger;
     // Ordered by exponent alone, so the order waits for no significand.
@@ -199,15 +211,15 @@ pub fn aligned_sum<W: Lane>(x: Exact<W>, y: Exact<W>, down: bool, x_larger: bool
     // (terms end in zero bits), and the difference is exact and negative
     // (fixed below).
     let x_larger = x_larger | (ex >= ey);
-    let (big, big_exp, big_negative) = (
-        sel(x_larger, nx, ny),
-        sel(x_larger, ex, ey),
-        sel(x_larger, x.negative, y.negative),
-    );
+    let (big, big_exp) = (sel(x_larger, nx, ny), sel(x_larger, ex, ey));
     let small = sel(x_larger, ny, nx);
-    // Align the smaller term; the bits shifted out make a sticky bit.
-    let d = (big_exp - sel(x_larger, ey, ex)).min(kwe::<W>(W::BITS as i32));
-    let (shifted, lost) = small.shr_sticky(d);
+    // Align the smaller term; the bits shifted out make a sticky bit. A
+    // shift by `BITS - 1` already clears it (its top bit is 0), and the
+    // bounds tell the compiler that no shift reaches the width.
+    let d = (big_exp - sel(x_larger, ey, ex))
+        .max(E::from(0))
+        .min(E::from(W::BITS as i32 - 1));
+    let (shifted, lost) = small.shr_sticky(W::Exp::from_i64(d.to_i64()));
     let sticky = W::from_bool(lost);
     // big + small lies in (big + shifted, big + shifted + 1) units when
     // sticky; big - small in (big - shifted - 1, big - shifted).
@@ -217,45 +229,52 @@ pub fn aligned_sum<W: Lane>(x: Exact<W>, y: Exact<W>, down: bool, x_larger: bool
     // is negative: negated, with the other term's sign.
     let swapped = !known & subtract & s.top_bit();
     let s = sel(swapped, W::ZERO.sub(s), s);
-    let big_negative = big_negative != swapped;
-    let both_zero = (x.sig | y.sig) == W::ZERO;
-    let zero_negative = sel(
-        both_zero,
-        sel(down, x.negative | y.negative, x.negative & y.negative),
-        down,
-    );
+    // The sign of `big` (the other term's when it was taken as `small`,
+    // which differs only in a subtraction), flipped when swapped; as
+    // exclusive-ors of masks rather than a select of two signs.
+    let negative = x.negative ^ (subtract & !x_larger) ^ swapped;
+    // A zero sum: a sum of like signs is zero only for two zeros, which
+    // keep their sign; a difference gives -0 only toward -inf, for two
+    // zeros ((+0) + (-0)) and for terms that cancel alike.
+    let zero_negative = sel(subtract, down, x.negative);
     Exact {
-        negative: sel(s == W::ZERO, zero_negative, big_negative),
+        negative: sel(s == W::ZERO, zero_negative, negative),
         sig: s,
         exp: big_exp,
     }
 }
 
 /// An exact value of lane `W` in the lane `L` (as wide or narrower),
-/// normalised: its leading bit at `L`'s top, the bits of `W` below `L`'s
-/// width folded into a sticky last bit (a zero stays 0). `L` keeps 32 or
-/// 64 bits, more than the 11, 24 or 53 bits plus a guard bit above the
+/// normalised: its leading bit at `L`'s second-highest (a bit of headroom
+/// for the rounding increment), the bits of `W` below `L`'s width less one
+/// folded into a sticky last bit (a zero stays 0). `L` keeps 31 or 63
+/// bits, more than the 11, 24 or 53 bits plus a guard bit above the
 /// sticky bit that the rounding reads; normalising first, in `W`, takes
 /// one leading-zero count for both the narrowing and the rounding.
 #[inline(always)]
-pub fn normalised_top<W: Lane, L: Lane>(v: Exact<W>) -> Exact<L> {
+pub fn normalised_top<W: Lane, E: Exponent, L: Lane>(v: Exact<W, E>) -> Exact<L> {
     // A zero stays 0.
     let (sig, lz) = v.sig.shl_leading();
-    let exp = v.exp - lz;
-    if W::BITS == L::BITS {
-        return Exact {
-            negative: v.negative,
-            sig: L::from_u64(sig.to_u64()),
-            exp: L::exp_from_i64(W::exp_to_i64(exp)),
-        };
-    }
-    let drop = kwe::<W>(W::BITS as i32 - L::BITS as i32);
-    // The `drop` low bits, moved to the top.
-    let lost = sig.shl(kwe::<W>(L::BITS as i32)) != W::ZERO;
+    let exp = L::Exp::from_i64(v.exp.to_i64()) - L::Exp::from_i64(lz.to_i64());
+    let drop = W::BITS as i32 - L::BITS as i32 + 1;
+    let sig = if W::BITS > 64 {
+        // Two `u64` halves: narrowed by whole halves (the low one, if
+        // nonzero, a sticky bit), then one bit lower in `L`, its last bit
+        // into the sticky bit; one shift by `drop` would cross the halves.
+        let lost = sig.shl(kwe::<W>(L::BITS as i32)) != W::ZERO;
+        let top = L::from_u64(sig.shr(kwe::<W>(drop - 1)).to_u64());
+        let t = top.shr(kwe::<L>(1)) | (top & L::ONE);
+        sel(lost, t | L::ONE, t)
+    } else {
+        // One shift; the `drop` low bits, moved to the top, a sticky bit.
+        let lost = sig.shl(kwe::<W>(W::BITS as i32 - drop)) != W::ZERO;
+        let t = L::from_u64(sig.shr(kwe::<W>(drop)).to_u64());
+        sel(lost, t | L::ONE, t)
+    };
     Exact {
         negative: v.negative,
-        sig: L::from_u64(sig.shr(drop).to_u64()) | L::from_bool(lost),
-        exp: L::exp_from_i64(W::exp_to_i64(exp + drop)),
+        sig,
+        exp: exp + kwe::<L>(drop),
     }
 }
 
@@ -272,13 +291,13 @@ pub fn normalised_top<W: Lane, L: Lane>(v: Exact<W>) -> Exact<L> {
 /// zero of `v.negative`.
 #[inline(always)]
 pub fn round<F: Format>(v: Exact<F::Lane>, p: &LanePolicy<F>) -> F::Lane {
-    round_top::<F>(normalised_top::<F::Lane, F::Lane>(v), p)
+    round_top::<F>(normalised_top::<F::Lane, _, F::Lane>(v), p)
 }
 
 /// [`round`] of an exact value of the wide lane (FMA's sum).
 #[inline(always)]
-pub fn round_wide<F: Format>(v: Exact<F::Wide>, p: &LanePolicy<F>) -> F::Lane {
-    round_top::<F>(normalised_top::<F::Wide, F::Lane>(v), p)
+pub fn round_wide<F: Format>(v: WideExact<F>, p: &LanePolicy<F>) -> F::Lane {
+    round_top::<F>(normalised_top::<F::Wide, _, F::Lane>(v), p)
 }
 
 /// [`round`] of a [`normalised_top`] value.
@@ -291,28 +310,37 @@ fn round_top<F: Format>(v: Exact<F::Lane>, p: &LanePolicy<F>) -> F::Lane {
     let one = F::Lane::ONE;
     let bits = F::Lane::BITS as i32;
     let man = ke(F::MAN as i32);
-    // Normalised: the leading bit at the top, so rounding to the
-    // precision drops a constant number of bits. (A zero stays 0.)
+    // Normalised: the leading bit one below the top, so rounding to the
+    // precision drops a constant number of bits, and a rounding increment
+    // added below the kept bits never carries out of the lane. (A zero
+    // stays 0.)
     let (sig, exp) = (v.sig, v.exp);
-    let precision_shift = bits - 1 - F::MAN as i32;
+    let precision_shift = bits - 2 - F::MAN as i32;
     // The value's binary exponent.
-    let e = exp + ke(bits - 1);
-    // Bits discarded: the precision's, or more down to the subnormal grid
-    // 2^(EMIN - MAN); at most BITS + 1 (all bits below the guard bit).
-    let shift = ke(precision_shift)
-        .max(ke(F::EMIN - F::MAN as i32) - exp)
-        .min(ke(bits + 1));
-    let kept = sig.shr(shift);
-    let guard = sig.shr(shift - ke(1)) & one != zero;
-    // The `shift - 1` bits below the guard bit, moved to the top.
-    let sticky = sig.shl(ke(bits + 1) - shift) != zero;
-    let up = p.rounds_up(v.negative, kept & one != zero, guard, sticky);
+    let e = exp + ke(bits - 2);
+    // Bits discarded, `s`: the precision's, or more down to the subnormal
+    // grid 2^(EMIN - MAN); at most BITS (the leading bit then lies below
+    // half a unit, as it does for any larger count). `guard_at` is the
+    // guard bit's position, `s - 1`, at most BITS - 1 (written so that
+    // the compiler sees the bound and needs no select for a shift by the
+    // width).
+    let guard_at = ke(precision_shift - 1)
+        .max(ke(F::EMIN - F::MAN as i32 - 1) - exp)
+        .min(ke(bits - 1));
+    // The rounded kept bits as (sig + increment) >> s, in two shifts (by
+    // `s - 1`, then by one), with the increment of
+    // `LanePolicy::round_increment`: no compare of the guard and sticky
+    // bits, so the rounding is a few additions and shifts.
+    let half = one.shl(guard_at);
+    let odd = sig.shr(guard_at).shr(ke(1)) & one;
+    let (add, bump) = p.round_increment(v.negative, half.sub(one), odd);
+    let kept = sig.add(add).shr(guard_at).add(bump).shr(ke(1));
     // A normal value: its exponent field minus one above the significand
     // with its hidden bit, so a carry out of the significand steps the
     // exponent. A subnormal: the kept units of 2^(EMIN - MAN) themselves (a
     // carry out of the largest gives the smallest normal).
     let field = F::Lane::from_exp((e - ke(F::EMIN)).max(ke(0))).shl(man);
-    let magnitude = field.add(kept).add(F::Lane::from_bool(up));
+    let magnitude = field.add(kept);
     let overflow = (e > ke(F::EMAX)) | (magnitude >= k(F::INF));
 
     // Tininess after rounding: the value rounded to MAN + 1 bits with an
