@@ -223,7 +223,7 @@ pub(crate) struct ShapeKey {
     pub(crate) kernel: (Option<OperationKind>, FormatKind),
     /// The instruction's fields but the register numbers, the SDWA and
     /// the DPP word, packed.
-    pub(crate) bits: u64,
+    pub(crate) bits: [u64; 2],
     /// The SDWA word.
     pub(crate) sdwa: Option<Sdwa>,
     /// The DPP word.

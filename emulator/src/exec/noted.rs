@@ -15,7 +15,7 @@
 use super::dpp::Plan;
 use super::operands::half_shift;
 use super::write::{dst_placement, write_back};
-use crate::instr::{Encoding, Instruction, Operand, OperationKind, Part, SrcMods};
+use crate::instr::{Encoding, Instruction, Operand, OperationKind, Part};
 use crate::kernels::arith::{run_arith, ArithIo, ArithOp, SourceModifiers};
 use crate::kernels::{run_dispatched, Format, FormatKind, GatheredIo, Operation, Policy, WaveIo};
 use crate::target::TargetSpec;
@@ -68,14 +68,17 @@ pub(super) fn key_matches(
 }
 
 /// Every field of `instr` but the register numbers and the SDWA and DPP
-/// words, packed: the opcode (bits 15:0), encoding (23:16), OMOD (31:24),
-/// ABS, NEG and sext of src0, src1, src2 (40:32), CLAMP (41), an SDWA
-/// word present (42), a DPP word present (43), and for dst, src0, src1,
-/// src2 three bits each from bit 44: 0 absent, else a VGPR's part (1
-/// whole, 2 low half, 3 high half). `None` when an operand is of another
-/// kind.
+/// words, packed in two words. The first holds a byte each, from its
+/// lowest: the encoding, OMOD, then ABS, NEG and sext of src0 and of src1.
+/// The second: ABS, NEG and sext of src2 and CLAMP (a byte each, bits
+/// 31:0), the opcode (47:32), an SDWA word present (48), a DPP word
+/// present (49), and for dst, src0, src1, src2 three bits each from bit
+/// 52: 0 absent, else a VGPR's part (1 whole, 2 low half, 3 high half).
+/// `None` when an operand is of another kind. The bytes follow the
+/// order the one-byte fields lie in in memory, so LLVM reads each run of
+/// them as one load (the order changes the speed only, never the key).
 #[inline(always)]
-pub(super) fn shape_bits(instr: &Instruction) -> Option<u64> {
+pub(super) fn shape_bits(instr: &Instruction) -> Option<[u64; 2]> {
     // Every field named: a new field of `Instruction` does not compile
     // here until the key holds it.
     let Instruction {
@@ -101,21 +104,34 @@ pub(super) fn shape_bits(instr: &Instruction) -> Option<u64> {
             Some(_) => 4,
         }
     };
-    let mods = |m: SrcMods| u64::from(m.abs) | u64::from(m.neg) << 1 | u64::from(m.sext) << 2;
     let operands = kind(Some(dst)) | kind(Some(src0)) << 3 | kind(src1) << 6 | kind(src2) << 9;
     if operands & 0o4444 != 0 {
         return None;
     }
-    Some(
-        u64::from(opcode as u16)
-            | u64::from(encoding as u8) << 16
-            | u64::from(omod as u8) << 24
-            | (mods(src0_mods) | mods(src1_mods) << 3 | mods(src2_mods) << 6) << 32
-            | u64::from(clamp) << 41
-            | u64::from(sdwa.is_some()) << 42
-            | u64::from(dpp.is_some()) << 43
-            | operands << 44,
-    )
+    let b = u8::from;
+    let fields = u64::from_le_bytes([
+        encoding as u8,
+        omod as u8,
+        b(src0_mods.abs),
+        b(src0_mods.neg),
+        b(src0_mods.sext),
+        b(src1_mods.abs),
+        b(src1_mods.neg),
+        b(src1_mods.sext),
+    ]);
+    let rest = u64::from(u32::from_le_bytes([
+        b(src2_mods.abs),
+        b(src2_mods.neg),
+        b(src2_mods.sext),
+        b(clamp),
+    ]));
+    Some([
+        fields,
+        rest | u64::from(opcode as u16) << 32
+            | u64::from(sdwa.is_some()) << 48
+            | u64::from(dpp.is_some()) << 49
+            | operands << 52,
+    ])
 }
 
 /// The register numbers a VGPR operand `width` bits wide may name in

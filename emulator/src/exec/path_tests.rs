@@ -410,6 +410,14 @@ fn a_noted_shape_serves_only_instructions_with_its_key() {
         Operand::v(1),
         Operand::v(2),
     );
+    let fma = Instruction::ternary(
+        Opcode::FmaF32,
+        Vop3,
+        Operand::v(0),
+        Operand::v(1),
+        Operand::v(2),
+        Operand::v(3),
+    );
     let neg = SrcMods {
         neg: true,
         ..SrcMods::default()
@@ -511,6 +519,35 @@ fn a_noted_shape_serves_only_instructions_with_its_key() {
                 Operand::v(2),
                 Operand::v(3),
             ),
+        ),
+        (
+            add,
+            Instruction {
+                src1_mods: abs,
+                ..add
+            },
+        ),
+        // src2's ABS and NEG (FMA), each its own byte of the key.
+        (
+            fma,
+            Instruction {
+                src2_mods: neg,
+                ..fma
+            },
+        ),
+        (
+            fma,
+            Instruction {
+                src2_mods: abs,
+                ..fma
+            },
+        ),
+        (
+            fma,
+            Instruction {
+                src1_mods: neg,
+                ..fma
+            },
         ),
         (
             Instruction::binary(
