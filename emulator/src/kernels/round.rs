@@ -219,8 +219,7 @@ pub fn aligned_sum<W: Lane, E: Exponent>(
     let d = (big_exp - sel(x_larger, ey, ex))
         .max(E::from(0))
         .min(E::from(W::BITS as i32 - 1));
-    let (shifted, lost) = small.shr_sticky(W::Exp::from_i64(d.to_i64()));
-    let sticky = W::from_bool(lost);
+    let (shifted, sticky) = small.shr_sticky(W::Exp::from_i64(d.to_i64()));
     // big + small lies in (big + shifted, big + shifted + 1) units when
     // sticky; big - small in (big - shifted - 1, big - shifted).
     let subtract = x.negative != y.negative;
