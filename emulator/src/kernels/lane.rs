@@ -67,7 +67,10 @@ pub trait Lane:
     #[inline(always)]
     fn shr_sticky(self, n: Self::Exp) -> (Self, Self) {
         let width = Self::Exp::from(Self::BITS as i32);
-        (self.shr(n), Self::from_bool(self.shl(width - n) != Self::ZERO))
+        (
+            self.shr(n),
+            Self::from_bool(self.shl(width - n) != Self::ZERO),
+        )
     }
     /// `self` shifted left until its top bit is set, and the shift: its
     /// leading-zero count (`BITS` for 0, which stays 0).
