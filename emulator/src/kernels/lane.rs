@@ -62,13 +62,15 @@ pub trait Lane:
     /// The top bit (the sign of a two's-complement difference).
     fn top_bit(self) -> bool;
 
-    /// `self >> n` for `n` in `0..BITS` (`u32` and `u64` also take
-    /// `BITS`), and whether a one bit was shifted out (the sticky bit of an
-    /// alignment).
+    /// `self >> n` for `n` in `0..BITS`, and 1 if a one bit was shifted
+    /// out, else 0 (the sticky bit of an alignment, as a lane).
     #[inline(always)]
-    fn shr_sticky(self, n: Self::Exp) -> (Self, bool) {
+    fn shr_sticky(self, n: Self::Exp) -> (Self, Self) {
         let width = Self::Exp::from(Self::BITS as i32);
-        (self.shr(n), self.shl(width - n) != Self::ZERO)
+        (
+            self.shr(n),
+            Self::from_bool(self.shl(width - n) != Self::ZERO),
+        )
     }
     /// `self` shifted left until its top bit is set, and the shift: its
     /// leading-zero count (`BITS` for 0, which stays 0).
@@ -189,13 +191,17 @@ macro_rules! lane {
             fn top_bit(self) -> bool {
                 (self as $s) < 0
             }
-            /// The bits shifted out as those below bit `n` (all of them
-            /// when `n` is the width): no shift by `BITS - n`, whose select
-            /// for `n` 0 stays in the vector code.
+            /// The bits shifted out as those below bit `n`: no shift by
+            /// `BITS - n`, whose select for `n` 0 stays in the vector code.
+            /// They are below 2^(BITS - 1) (`n` is below the width), so
+            /// adding 2^(BITS - 1) - 1 carries into the top bit exactly
+            /// when one is set: the sticky bit by an addition and a
+            /// shift, not a compare and a mask turned back into a lane.
             #[inline(always)]
-            fn shr_sticky(self, n: $s) -> (Self, bool) {
+            fn shr_sticky(self, n: $s) -> (Self, Self) {
                 let below = Self::ONE.shl(n).wrapping_sub(1);
-                (self.shr(n), self & below != 0)
+                let lost = (self & below).wrapping_add(<$t>::MAX >> 1);
+                (self.shr(n), lost >> (Self::BITS - 1))
             }
         }
     };
@@ -385,7 +391,7 @@ impl Lane for W128 {
     /// vectorises the FMA loop. `n` below 128 (see the trait), so `m` is
     /// `n & 63` and no shift needs the select of a shift by 64.
     #[inline(always)]
-    fn shr_sticky(self, n: i64) -> (Self, bool) {
+    fn shr_sticky(self, n: i64) -> (Self, Self) {
         let half = n >= 64;
         let (hi, lo) = (sel(half, 0, self.hi), sel(half, self.hi, self.lo));
         let lost_half = half & (self.lo != 0);
@@ -396,7 +402,7 @@ impl Lane for W128 {
             lo: lo.shr(m) | (hi << 1).shl(63 - m),
         };
         let below = 1u64.shl(m).wrapping_sub(1);
-        (out, lost_half | (lo & below != 0))
+        (out, W128::from_bool(lost_half | (lo & below != 0)))
     }
     /// In two steps: `lo` into `hi` when `hi` is 0, then one `u64`
     /// leading-zero count and a shift below 64.
@@ -428,6 +434,24 @@ mod tests {
     }
     fn u(x: W128) -> u128 {
         u128::from(x.hi) << 64 | u128::from(x.lo)
+    }
+
+    /// The `u32`/`u64` alignment shift and its sticky bit (1 when a one
+    /// bit is shifted out), by hand: 0b1011 >> 2 is 0b10 with bit 0 lost;
+    /// 0b1000 >> 3 is 1 with nothing lost; the top bit alone shifted by
+    /// `BITS - 1` is 1, nothing lost, and with the last bit set too, 1 with
+    /// it lost; by 0 nothing moves.
+    #[test]
+    fn shr_sticky_of_u32_and_u64() {
+        assert_eq!(0b1011u64.shr_sticky(2), (0b10, 1));
+        assert_eq!(0b1000u64.shr_sticky(3), (1, 0));
+        assert_eq!((1u64 << 63).shr_sticky(63), (1, 0));
+        assert_eq!(0x8000_0000_0000_0001u64.shr_sticky(63), (1, 1));
+        assert_eq!(u64::MAX.shr_sticky(0), (u64::MAX, 0));
+        assert_eq!(0b1011u32.shr_sticky(2), (0b10, 1));
+        assert_eq!(0x8000_0000u32.shr_sticky(31), (1, 0));
+        assert_eq!(0xffff_ffffu32.shr_sticky(31), (1, 1));
+        assert_eq!(0x7fff_ffffu32.shr_sticky(31), (0, 1));
     }
 
     /// W128 against Rust's u128 on values spread over the width, every
@@ -470,7 +494,8 @@ mod tests {
                     } else {
                         (x >> n, x ^ (x >> n << n))
                     };
-                    assert_eq!((u(v), lost), (kept, lost_bits != 0), "{x:#x} >> {n}");
+                    let lost_bits = u128::from(lost_bits != 0);
+                    assert_eq!((u(v), u(lost)), (kept, lost_bits), "{x:#x} >> {n}");
                 }
             }
         }

@@ -4,7 +4,7 @@
 use super::format::Format;
 use super::lane::{sel, Lane};
 use super::modifiers::{k, output_modifiers, prepare_operand, LanePolicy, SourceMods};
-use super::round::{narrow_product, normalised, product, round, scaled, unpack};
+use super::round::{product, round_wide, scaled, unpack};
 
 /// MUL of one lane, steps 2 to 7 of ARITH §9. `OUT` as for
 /// [`super::fract::fract_lane`].
@@ -34,12 +34,13 @@ pub fn mul_rounded<F: Format>(a: F::Lane, b: F::Lane, p: &LanePolicy<F>, scale: 
     let inf = k::<F>(F::INF);
     let (ma, mb) = (a & k::<F>(F::ABS_MASK), b & k::<F>(F::ABS_MASK));
     let sign = (a ^ b) & k::<F>(F::SIGN);
-    // The exact product of the normalised significands in the wide lane
-    // (its leading bit at 2 MAN or 2 MAN + 1), narrowed by a constant
-    // shift and rounded in the format's lane.
-    let x = normalised::<F>(unpack::<F, F::Lane>(a));
-    let y = normalised::<F>(unpack::<F, F::Lane>(b));
-    let r = round::<F>(scaled(narrow_product::<F>(product::<F>(x, y)), scale), p);
+    // The exact product of the significands as unpacked (a subnormal's
+    // without its leading zeros removed) in the wide lane, normalised and
+    // narrowed there with one leading-zero count, and rounded in the
+    // format's lane.
+    let x = unpack::<F, F::Lane>(a);
+    let y = unpack::<F, F::Lane>(b);
+    let r = round_wide::<F>(scaled(product::<F>(x, y), scale), p);
     // The special cases apart, chosen once at the end (as in `fma.rs`).
     // 0 x inf is invalid: the negative canonical NaN (ARITH §5.1).
     let invalid = ((ma == inf) & (mb == zero)) | ((ma == zero) & (mb == inf));

@@ -76,16 +76,10 @@ pub fn product<F: Format>(x: Exact<F::Lane>, y: Exact<F::Lane>) -> WideExact<F> 
     }
 }
 
-/// A finite unpacked value with its significand's leading bit at `MAN`
-/// (a subnormal shifted up, its exponent lowered to match; a zero stays
-/// 0), so a product of two has its leading bit at `2 MAN` or `2 MAN + 1`.
-#[inline(always)]
-pub fn normalised<F: Format>(v: Exact<F::Lane>) -> Exact<F::Lane> {
-    normalised_to::<F>(v, F::MAN as i32)
-}
-
-/// [`normalised`] with the leading bit at `top` (at least `MAN`; FMA
-/// places its sources so their product lands at the top of the wide lane).
+/// A finite unpacked value with its significand's leading bit at `top`
+/// (at least `MAN`; a subnormal shifted up, its exponent lowered to
+/// match; a zero stays 0). FMA places its sources so their product lands
+/// at the top of the wide lane.
 #[inline(always)]
 pub fn normalised_to<F: Format>(v: Exact<F::Lane>, top: i32) -> Exact<F::Lane> {
     let shift = v.sig.lz() - kwe::<F::Lane>(F::Lane::BITS as i32 - 1 - top);
@@ -95,22 +89,6 @@ pub fn normalised_to<F: Format>(v: Exact<F::Lane>, top: i32) -> Exact<F::Lane> {
         negative: v.negative,
         sig: v.sig.shl(shift),
         exp: v.exp - shift,
-    }
-}
-
-/// A product of two [`normalised`] values (at most `2 MAN + 2` bits) in the
-/// format's lane: a constant shift, the bits shifted out folded into a
-/// sticky last bit (as [`normalised_top`] does, without finding the leading bit).
-#[inline(always)]
-pub fn narrow_product<F: Format>(v: WideExact<F>) -> Exact<F::Lane> {
-    let drop = (2 * F::MAN as i32 + 2 - F::Lane::BITS as i32).max(0);
-    let shift = kwe::<F::Wide>(drop);
-    let lost = v.sig.shl(kwe::<F::Wide>(F::Wide::BITS as i32 - drop)) != F::Wide::ZERO;
-    let lost = lost & (drop > 0);
-    Exact {
-        negative: v.negative,
-        sig: F::Lane::from_u64(v.sig.shr(shift).to_u64()) | F::Lane::from_bool(lost),
-        exp: v.exp + kwe::<F::Lane>(drop),
     }
 }
 
@@ -219,8 +197,7 @@ pub fn aligned_sum<W: Lane, E: Exponent>(
     let d = (big_exp - sel(x_larger, ey, ex))
         .max(E::from(0))
         .min(E::from(W::BITS as i32 - 1));
-    let (shifted, lost) = small.shr_sticky(W::Exp::from_i64(d.to_i64()));
-    let sticky = W::from_bool(lost);
+    let (shifted, sticky) = small.shr_sticky(W::Exp::from_i64(d.to_i64()));
     // big + small lies in (big + shifted, big + shifted + 1) units when
     // sticky; big - small in (big - shifted - 1, big - shifted).
     let subtract = x.negative != y.negative;
