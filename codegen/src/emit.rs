@@ -371,6 +371,40 @@ fn wave_doc(s: &Spec) -> String {
     )
 }
 
+/// The `TargetSpec` fields of `own` that differ from `base`'s, each as
+/// [`spec_fields`] writes it (`own_fields`, `base_fields`); a changed `dpp`
+/// is written as the DPP fields that differ over `base_spec.dpp`.
+fn spec_changes(
+    (base, base_fields): (&Spec, Fields),
+    (own, mut own_fields): (&Spec, Fields),
+    base_spec: &TokenStream,
+) -> Vec<TokenStream> {
+    if own.dpp != base.dpp {
+        let dpp = changed(&dpp_fields(&base.dpp), &dpp_fields(&own.dpp));
+        for (field, value) in &mut own_fields {
+            if *field == "dpp" {
+                *value = quote!(DppSpec { #(#dpp,)* ..#base_spec.dpp });
+            }
+        }
+    }
+    changed(&base_fields, &own_fields)
+}
+
+/// The `FamilyEncoding` fields of `own` that differ from `base`'s, the
+/// operand codes written as those that differ over `module::ENCODING.codes`.
+fn encoding_changes(
+    base: &MachineEncoding,
+    own: &MachineEncoding,
+    module: &Ident,
+) -> Vec<TokenStream> {
+    let mut changes = changed(&encoding_fields(base), &encoding_fields(own));
+    let codes = changed(&code_fields(&base.codes), &code_fields(&own.codes));
+    if !codes.is_empty() {
+        changes.push(quote!(codes: OperandCodes { #(#codes,)* ..#module::ENCODING.codes }));
+    }
+    changes
+}
+
 /// A family module's `spec(target)`: every setting of the family file, or,
 /// for a family that extends `base`, `base`'s with what the file changes.
 pub fn family_spec_fn(f: &FamilyModel, base: Option<&FamilyModel>) -> TokenStream {
@@ -393,17 +427,12 @@ pub fn family_spec_fn(f: &FamilyModel, base: Option<&FamilyModel>) -> TokenStrea
         Some(b) => {
             let module = b.family.module();
             let base_spec = quote!(#module::spec(target));
-            let mut own = own;
-            if f.defaults.dpp != b.defaults.dpp {
-                let dpp = changed(&dpp_fields(&b.defaults.dpp), &dpp_fields(&f.defaults.dpp));
-                for (field, value) in &mut own {
-                    if *field == "dpp" {
-                        *value = quote!(DppSpec { #(#dpp,)* ..#base_spec.dpp });
-                    }
-                }
-            }
             let base_name = b.family.as_str();
-            let changes = changed(&spec_fields(&b.defaults, base_name, base_name), &own);
+            let changes = spec_changes(
+                (&b.defaults, spec_fields(&b.defaults, base_name, base_name)),
+                (&f.defaults, own),
+                &base_spec,
+            );
             (
                 format!(
                     " The facts of a {} target whose file changes nothing: {}'s, with what `{}` changes.",
@@ -446,12 +475,7 @@ pub fn family_encoding_static(f: &FamilyModel, base: Option<&FamilyModel>) -> To
         }
         Some(b) => {
             let module = b.family.module();
-            let be = &b.defaults.encoding;
-            let mut changes = changed(&encoding_fields(be), &encoding_fields(e));
-            let codes = changed(&code_fields(&be.codes), &code_fields(&e.codes));
-            if !codes.is_empty() {
-                changes.push(quote!(codes: OperandCodes { #(#codes,)* ..#module::ENCODING.codes }));
-            }
+            let changes = encoding_changes(&b.defaults.encoding, e, &module);
             quote!(FamilyEncoding { family: Family::#family, #(#changes,)* ..#module::ENCODING })
         }
     };
@@ -471,17 +495,11 @@ pub fn target_spec_static(f: &FamilyModel, t: &TargetModel) -> TokenStream {
         table_owner(f, t, |s| &s.dpp_forms),
     );
     let base = quote!(#module::spec(Target::#target));
-    let mut own = spec_fields(&t.spec, forms, dpp_forms);
-    if t.spec.dpp != f.defaults.dpp {
-        // The DPP fields the target file changes, over the family's.
-        let dpp = changed(&dpp_fields(&f.defaults.dpp), &dpp_fields(&t.spec.dpp));
-        for (field, value) in &mut own {
-            if *field == "dpp" {
-                *value = quote!(DppSpec { #(#dpp,)* ..#base.dpp });
-            }
-        }
-    }
-    let changes = changed(&spec_fields(&f.defaults, name, name), &own);
+    let changes = spec_changes(
+        (&f.defaults, spec_fields(&f.defaults, name, name)),
+        (&t.spec, spec_fields(&t.spec, forms, dpp_forms)),
+        &base,
+    );
     let mut docs = vec![if changes.is_empty() {
         format!(" {}'s facts: {}'s.", t.target, upper(&f.family))
     } else {
@@ -510,12 +528,8 @@ pub fn target_spec_static(f: &FamilyModel, t: &TargetModel) -> TokenStream {
 /// family's tables, the changed copy it points to).
 pub fn target_encoding_statics(f: &FamilyModel, t: &TargetModel) -> TokenStream {
     let (module, target) = (f.family.module(), t.target.variant_ident());
-    let (base, own) = (&f.defaults.encoding, &t.spec.encoding);
-    let mut changes = changed(&encoding_fields(base), &encoding_fields(own));
-    let codes = changed(&code_fields(&base.codes), &code_fields(&own.codes));
-    if !codes.is_empty() {
-        changes.push(quote!(codes: OperandCodes { #(#codes,)* ..#module::ENCODING.codes }));
-    }
+    let own = &t.spec.encoding;
+    let changes = encoding_changes(&f.defaults.encoding, own, &module);
     let literal64 = own.codes.literal64.is_some();
     let doc = format!(" {}'s encoding tables.", t.target);
     if changes.is_empty() {
