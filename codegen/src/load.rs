@@ -223,7 +223,7 @@ pub fn build(mut inputs: Vec<Input>) -> Result<Model, Vec<SpecError>> {
     let mut targets = Vec::new();
     for (name, file) in &target_files {
         let family_name = &file.raw.family.value;
-        let Some(family_file) = Name::parse(family_name).and_then(|f| family_files.get(&f)) else {
+        let Some(family) = Name::parse(family_name).filter(|f| family_files.contains_key(f)) else {
             let known: Vec<&str> = family_files.keys().map(Name::as_str).collect();
             errors.push(SpecError::new(
                 file.path,
@@ -237,12 +237,8 @@ pub fn build(mut inputs: Vec<Input>) -> Result<Model, Vec<SpecError>> {
         };
         // A broken family file is reported once, not once per target.
         let (Some(family_model), Some(chain)) = (
-            families
-                .iter()
-                .find(|f: &&FamilyModel| f.path == family_file.path),
-            chains
-                .values()
-                .find(|c| c.first().is_some_and(|f| f.path == family_file.path)),
+            families.iter().find(|f: &&FamilyModel| f.family == family),
+            chains.get(&family),
         ) else {
             continue;
         };
