@@ -3,9 +3,9 @@
 
 use crate::dpp::{Dpp, Plan};
 use crate::error::ExecError;
-use crate::instr::{OperationKind, Sdwa, Special};
+use crate::instr::Special;
 use crate::kernels::arith::{ArithOp, SourceModifiers};
-use crate::kernels::{FormatKind, Mode, Policy};
+use crate::kernels::{Mode, Policy};
 use crate::target::{Target, WaveSize};
 
 /// VGPRs per lane a wave holds: v0..v255, 32 bits each per lane.
@@ -128,8 +128,9 @@ pub struct Wave {
     size: WaveSize,
     /// Register-major: `vgprs[r].0[lane]`, each register's lanes one
     /// 64-byte-aligned block, so the kernels' vector loads and stores of a
-    /// register never straddle a cache line.
-    vgprs: Vec<Register>,
+    /// register never straddle a cache line. An array, so its length is a
+    /// constant to the checks of the executor's hit path.
+    vgprs: Box<[Register; NUM_VGPRS]>,
     sgprs: [u32; NUM_SGPRS],
     vcc: u64,
     m0: u32,
@@ -206,10 +207,11 @@ pub(crate) struct Layout {
 }
 
 /// The key of a [`CheckedShape`]: the generated target (by the address of
-/// its static spec), the wave size, MODE, the kernel that noted it, and
-/// every field of the instruction but the register numbers: its opcode,
-/// encoding, modifiers and the kinds and halves of its operands packed in
-/// `bits` (`exec::noted::shape_bits`), its SDWA and DPP words whole.
+/// its static spec), the wave size, MODE, and every field of the
+/// instruction but the register numbers, with the kernel that noted it:
+/// its opcode, encoding, modifiers, the kinds and halves of its operands
+/// and the kernel packed in `bits` (`exec::noted::shape_bits`), its DPP
+/// word whole. A shape with an SDWA word is never noted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct ShapeKey {
     /// The address of the target's generated spec.
@@ -218,14 +220,9 @@ pub(crate) struct ShapeKey {
     pub(crate) size: WaveSize,
     /// MODE.
     pub(crate) mode: Mode,
-    /// The kernel the executor ran it with: FRACT or LDEXP (`None`: the
-    /// arithmetic), in its format.
-    pub(crate) kernel: (Option<OperationKind>, FormatKind),
-    /// The instruction's fields but the register numbers, the SDWA and
-    /// the DPP word, packed.
+    /// The instruction's fields but the register numbers and the DPP
+    /// word, and the kernel the executor ran it with, packed.
     pub(crate) bits: [u64; 2],
-    /// The SDWA word.
-    pub(crate) sdwa: Option<Sdwa>,
     /// The DPP word.
     pub(crate) dpp: Option<Dpp>,
 }
@@ -267,7 +264,7 @@ impl Wave {
     pub fn new(size: WaveSize) -> Wave {
         Wave {
             size,
-            vgprs: vec![Register([0; MAX_LANES]); NUM_VGPRS],
+            vgprs: Box::new([Register([0; MAX_LANES]); NUM_VGPRS]),
             sgprs: [0; NUM_SGPRS],
             vcc: 0,
             m0: 0,
@@ -668,7 +665,7 @@ impl Wave {
         count: usize,
     ) -> Option<(VgprSplit<'_>, Option<&CheckedShape>, Option<&CheckedDpp>)> {
         let lanes = self.lanes();
-        if first.checked_add(count)? > self.vgprs.len() {
+        if first.checked_add(count)? > NUM_VGPRS {
             return None;
         }
         self.written.vgprs.insert_range(first, count);

@@ -215,9 +215,9 @@ pub(crate) fn check<F: Format>(
 /// refused ([`ExecError::OperationMismatch`]).
 ///
 /// An instruction of the shape the wave noted last runs with only its
-/// register numbers checked (`noted`); inlined, so that the generated
-/// dispatch calls that check directly.
-#[inline(always)]
+/// register numbers checked (`noted`); never inlined, as
+/// [`execute`](super::execute).
+#[inline(never)]
 pub fn execute_arith<F: Format>(
     spec: &TargetSpec,
     wave: &mut Wave,

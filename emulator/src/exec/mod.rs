@@ -88,9 +88,11 @@ pub use arith::execute_arith;
 /// merged afterwards).
 ///
 /// An instruction of the shape the wave noted last runs with only its
-/// register numbers checked (`noted`); inlined, so that the generated
-/// dispatch calls that check directly.
-#[inline(always)]
+/// register numbers checked (`noted`). Never inlined, and the generated
+/// dispatch's only call: it jumps here with its own arguments, and a miss
+/// jumps on to the checks, so no call in between keeps registers or a
+/// returned flag.
+#[inline(never)]
 pub fn execute<O: Operation, F: Format>(
     spec: &TargetSpec,
     wave: &mut Wave,

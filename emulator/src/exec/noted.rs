@@ -27,7 +27,8 @@ use crate::wave::{MAX_LANES, NUM_VGPRS};
 pub(super) type Kernel = (Option<OperationKind>, FormatKind);
 
 /// The key of `instr`'s shape on `wave` under `spec`, for `kernel`;
-/// `None` when an operand is neither a VGPR nor absent (never noted).
+/// `None` when an operand is neither a VGPR nor absent, or with an SDWA
+/// word (never noted).
 pub(super) fn shape_key(
     spec: &TargetSpec,
     wave: &Wave,
@@ -38,9 +39,7 @@ pub(super) fn shape_key(
         spec: core::ptr::from_ref(spec) as usize,
         size: wave.size(),
         mode: wave.mode(),
-        kernel,
-        bits: shape_bits(instr)?,
-        sdwa: instr.sdwa,
+        bits: shape_bits(instr, kernel)?,
         dpp: instr.dpp,
     })
 }
@@ -56,29 +55,50 @@ pub(super) fn key_matches(
     instr: &Instruction,
     kernel: Kernel,
 ) -> bool {
-    shape_bits(instr) == Some(key.bits)
+    shape_bits(instr, kernel) == Some(key.bits)
         && key.spec == core::ptr::from_ref(spec) as usize
         && key.mode == wave.mode()
         && key.size == wave.size()
-        && key.kernel == kernel
         // Present in both or in neither (the bits say): compared whole
         // only when present.
-        && (instr.sdwa.is_none() || instr.sdwa == key.sdwa)
         && (instr.dpp.is_none() || instr.dpp == key.dpp)
 }
 
-/// Every field of `instr` but the register numbers and the SDWA and DPP
-/// words, packed in two words. The first holds a byte each, from its
-/// lowest: the encoding, OMOD, then ABS, NEG and sext of src0 and of src1.
-/// The second: ABS, NEG and sext of src2 and CLAMP (a byte each, bits
-/// 31:0), the opcode (47:32), an SDWA word present (48), a DPP word
-/// present (49), and for dst, src0, src1, src2 three bits each from bit
-/// 52: 0 absent, else a VGPR's part (1 whole, 2 low half, 3 high half).
-/// `None` when an operand is of another kind. The bytes follow the
-/// order the one-byte fields lie in in memory, so LLVM reads each run of
-/// them as one load (the order changes the speed only, never the key).
+/// The bits of `kernel` in a key's first word ([`shape_bits`]): the
+/// operation (0 the arithmetic, 1 FRACT, 2 LDEXP) in bits 18:17 and the
+/// format (0 F16, 1 F32, 2 F64) in bits 20:19, above the one bit src0's
+/// ABS flag uses in its byte. A constant of the caller.
 #[inline(always)]
-pub(super) fn shape_bits(instr: &Instruction) -> Option<[u64; 2]> {
+const fn kernel_bits((operation, format): Kernel) -> u64 {
+    let operation = match operation {
+        Some(OperationKind::Fract) => 1,
+        Some(OperationKind::Ldexp) => 2,
+        // Only FRACT and LDEXP name their kernel: `None` is the
+        // arithmetic, whose operation the opcode fixes.
+        _ => 0,
+    };
+    let format = match format {
+        FormatKind::F16 => 0,
+        FormatKind::F32 => 1,
+        FormatKind::F64 => 2,
+    };
+    (operation | format << 2) << 17
+}
+
+/// Every field of `instr` but the register numbers and the DPP word, and
+/// the `kernel` that runs it, packed in two words. The first holds a byte
+/// each, from its lowest: the encoding, OMOD, then ABS, NEG and sext of
+/// src0 and of src1, with the kernel's bits above src0's ABS bit
+/// ([`kernel_bits`]). The second: ABS, NEG and sext of src2 and CLAMP (a
+/// byte each, bits 31:0), the opcode (47:32), a DPP word present (49), and
+/// for dst, src0, src1, src2 three bits each from bit 52: 0 absent, else a
+/// VGPR's part (1 whole, 2 low half, 3 high half). `None` when an operand
+/// is of another kind or with an SDWA word: such a shape is never noted.
+/// The bytes follow the order the one-byte fields lie in in memory, so
+/// LLVM reads each run of them as one load (the order changes the speed
+/// only, never the key).
+#[inline(always)]
+pub(super) fn shape_bits(instr: &Instruction, kernel: Kernel) -> Option<[u64; 2]> {
     // Every field named: a new field of `Instruction` does not compile
     // here until the key holds it.
     let Instruction {
@@ -105,7 +125,7 @@ pub(super) fn shape_bits(instr: &Instruction) -> Option<[u64; 2]> {
         }
     };
     let operands = kind(Some(dst)) | kind(Some(src0)) << 3 | kind(src1) << 6 | kind(src2) << 9;
-    if operands & 0o4444 != 0 {
+    if operands & 0o4444 != 0 || sdwa.is_some() {
         return None;
     }
     let b = u8::from;
@@ -126,11 +146,8 @@ pub(super) fn shape_bits(instr: &Instruction) -> Option<[u64; 2]> {
         b(clamp),
     ]));
     Some([
-        fields,
-        rest | u64::from(opcode as u16) << 32
-            | u64::from(sdwa.is_some()) << 48
-            | u64::from(dpp.is_some()) << 49
-            | operands << 52,
+        fields | kernel_bits(kernel),
+        rest | u64::from(opcode as u16) << 32 | u64::from(dpp.is_some()) << 49 | operands << 52,
     ])
 }
 
@@ -327,9 +344,9 @@ fn op_kernel<O: Operation, F: Format>() -> Option<Kernel> {
 /// Run FRACT/LDEXP `instr` (no DPP) when the wave's note of the last
 /// checked shape has its key: true when it ran. False, touching nothing,
 /// on another key, or when a register number does not fit or a source is
-/// a destination register. Never inlined: the general path around it
-/// stays out of the hit's code.
-#[inline(never)]
+/// a destination register. Inlined into `execute`, whose miss path is a
+/// jump to the checks.
+#[inline(always)]
 pub(super) fn hit_op<O: Operation, F: Format>(
     spec: &TargetSpec,
     wave: &mut Wave,
@@ -439,31 +456,38 @@ pub(super) fn run_arith_op<F: Format>(
     let dst = usize::from(regs[0]);
     let exec = wave.exec();
     let count = if F::WIDTH == 64 { 2 } else { 1 };
-    let acc = accumulated::<F>(wave, dst, layout);
+    let mut acc = [[0; MAX_LANES]; 2];
+    let acc = if layout.accumulator {
+        if !accumulated::<F>(wave, dst, &mut acc) {
+            return false;
+        }
+        Some(&acc)
+    } else {
+        None
+    };
     let Some(split) = wave.vgpr_split(dst, count) else {
         return false;
     };
-    arith_in_split::<F>(split, op, regs, acc.as_ref(), policy, layout, exec)
+    arith_in_split::<F>(split, op, regs, acc, policy, layout, exec)
 }
 
-/// FMAC's accumulator: the destination's old words (the pair for F64),
-/// copied before any lane is written; `None` for the other operations.
+/// FMAC's accumulator: the destination's old words (the pair for F64)
+/// copied into `acc` before any lane is written (only `acc[0]` for F16
+/// and F32); false when `dst` is out of range.
 #[inline(always)]
-fn accumulated<F: Format>(
-    wave: &Wave,
-    dst: usize,
-    layout: &Layout,
-) -> Option<([u32; MAX_LANES], [u32; MAX_LANES])> {
-    if !layout.accumulator {
-        return None;
-    }
-    let lo = wave.vgpr_words(dst)?;
-    let hi = if F::WIDTH == 64 {
-        wave.vgpr_words(dst + 1)?
-    } else {
-        lo
+fn accumulated<F: Format>(wave: &Wave, dst: usize, acc: &mut [[u32; MAX_LANES]; 2]) -> bool {
+    let [lo, hi] = acc;
+    let Some(words) = wave.vgpr_words(dst) else {
+        return false;
     };
-    Some((lo, hi))
+    *lo = words;
+    if F::WIDTH == 64 {
+        let Some(words) = wave.vgpr_words(dst + 1) else {
+            return false;
+        };
+        *hi = words;
+    }
+    true
 }
 
 /// [`run_arith_op`] once the destination `regs[0]` is split off: the
@@ -474,7 +498,7 @@ fn arith_in_split<F: Format>(
     split: VgprSplit<'_>,
     op: ArithOp,
     regs: [u16; 4],
-    acc: Option<&([u32; MAX_LANES], [u32; MAX_LANES])>,
+    acc: Option<&[[u32; MAX_LANES]; 2]>,
     policy: &Policy,
     layout: &Layout,
     exec: u64,
@@ -488,7 +512,7 @@ fn arith_in_split<F: Format>(
         return false;
     };
     let c = match acc {
-        Some((lo, hi)) => (&lo[..], if wide { &hi[..] } else { &[][..] }),
+        Some([lo, hi]) => (&lo[..], if wide { &hi[..] } else { &[][..] }),
         None if op.sources() == 3 => match source_words::<F>(&split, regs[3]) {
             Some(c) => c,
             None => return false,
@@ -530,8 +554,9 @@ fn source_words<'a, F: Format>(
     Some((split.src(i)?, hi))
 }
 
-/// [`hit_op`] for an arithmetic `instr` in format `F`.
-#[inline(never)]
+/// [`hit_op`] for an arithmetic `instr` in format `F`; inlined into
+/// `execute_arith`, as [`hit_op`].
+#[inline(always)]
 pub(super) fn hit_arith<F: Format>(
     spec: &TargetSpec,
     wave: &mut Wave,
@@ -553,16 +578,16 @@ pub(super) fn hit_arith<F: Format>(
     let exec = wave.exec();
     let count = if F::WIDTH == 64 { 2 } else { 1 };
     if accumulator {
-        let Some(c) = &wave.checked else {
+        let mut acc = [[0; MAX_LANES]; 2];
+        if !accumulated::<F>(wave, dst, &mut acc) {
             return false;
-        };
-        let acc = accumulated::<F>(wave, dst, &c.layout);
+        }
         let Some((split, Some(c), _)) = wave.vgpr_split_noted(dst, count) else {
             return false;
         };
         #[cfg(test)]
         super::tally(super::Tally::ShapeHit);
-        return arith_in_split::<F>(split, op, regs, acc.as_ref(), &c.policy, &c.layout, exec);
+        return arith_in_split::<F>(split, op, regs, Some(&acc), &c.policy, &c.layout, exec);
     }
     let Some((split, Some(c), _)) = wave.vgpr_split_noted(dst, count) else {
         return false;

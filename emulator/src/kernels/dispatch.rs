@@ -269,25 +269,32 @@ fn path_code(p: KernelPath) -> u8 {
 /// The path the executor uses: SIMD, unless [`set_kernel_path`] chose
 /// otherwise or `AMDGPU_VALU_FORCE_SCALAR` is set to anything but `0` or
 /// empty (read once).
-#[inline]
+///
+/// Always inlined: once decided, the path is one load and compare in the
+/// caller (the environment is read apart, once).
+#[inline(always)]
 pub fn kernel_path() -> KernelPath {
     match PATH.load(Ordering::Relaxed) {
         1 => KernelPath::Simd,
         2 => KernelPath::Scalar,
-        _ => {
-            let forced =
-                std::env::var_os(FORCE_SCALAR_ENV).is_some_and(|v| !v.is_empty() && v != "0");
-            let path = if forced {
-                KernelPath::Scalar
-            } else {
-                KernelPath::Simd
-            };
-            // A concurrent set_kernel_path wins over the environment.
-            match PATH.compare_exchange(0, path_code(path), Ordering::Relaxed, Ordering::Relaxed) {
-                Ok(_) => path,
-                Err(_) => kernel_path(),
-            }
-        }
+        _ => path_from_env(),
+    }
+}
+
+/// [`kernel_path`] before it is decided: from the environment.
+#[cold]
+#[inline(never)]
+fn path_from_env() -> KernelPath {
+    let forced = std::env::var_os(FORCE_SCALAR_ENV).is_some_and(|v| !v.is_empty() && v != "0");
+    let path = if forced {
+        KernelPath::Scalar
+    } else {
+        KernelPath::Simd
+    };
+    // A concurrent set_kernel_path wins over the environment.
+    match PATH.compare_exchange(0, path_code(path), Ordering::Relaxed, Ordering::Relaxed) {
+        Ok(_) => path,
+        Err(_) => kernel_path(),
     }
 }
 
