@@ -641,6 +641,21 @@ fn a_noted_shape_serves_only_instructions_with_its_key() {
         };
         assert_eq!(got, want, "{instr:?} as another operation");
         assert!(got.is_err(), "{instr:?} as another operation");
+        // The same operation in another format: refused too (the kernel's
+        // format is in the key as well as its operation).
+        let (got, want) = if instr.opcode == Opcode::LdexpF32 {
+            (
+                super::execute::<Ldexp, F64>(gfx1201, &mut fast, &instr),
+                super::execute_checked::<Ldexp, F64>(gfx1201, &mut slow, &instr),
+            )
+        } else {
+            (
+                super::execute::<Fract, F16>(gfx1201, &mut fast, &instr),
+                super::execute_checked::<Fract, F16>(gfx1201, &mut slow, &instr),
+            )
+        };
+        assert_eq!(got, want, "{instr:?} in another format");
+        assert!(got.is_err(), "{instr:?} in another format");
     }
     // Other registers under the same key: the note serves.
     let before = super::tallied(super::Tally::ShapeHit);
