@@ -129,6 +129,7 @@ impl Isa {
         }
     }
 
+    #[inline(always)]
     fn code(self) -> u8 {
         match self {
             Isa::Baseline => 1,
@@ -138,8 +139,17 @@ impl Isa {
         }
     }
 
+    /// The level whose [`Isa::code`] is `c`: a match, not a search, as
+    /// every dispatched call reads it.
+    #[inline(always)]
     fn from_code(c: u8) -> Option<Isa> {
-        Isa::ALL.into_iter().find(|i| i.code() == c)
+        match c {
+            1 => Some(Isa::Baseline),
+            2 => Some(Isa::X86V2),
+            3 => Some(Isa::Avx2),
+            4 => Some(Isa::Avx512),
+            _ => None,
+        }
     }
 }
 
@@ -187,7 +197,7 @@ pub fn best() -> Isa {
 /// The level the SIMD path runs: the one forced by [`force_isa`] or
 /// `AMDGPU_VALU_FORCE_ISA` (read once, on first use), else the best this
 /// CPU supports ([`best`]). Decided once and cached.
-#[inline]
+#[inline(always)]
 pub fn selected() -> Isa {
     match Isa::from_code(SELECTED.load(Ordering::Relaxed)) {
         Some(isa) => isa,
@@ -329,7 +339,7 @@ pub fn run<O: Operation, F: Format, L: Lanes<F>>(path: KernelPath, lanes: &mut L
 /// Run operation `O` over `lanes` on the process-wide path
 /// ([`kernel_path`]: SIMD unless `AMDGPU_VALU_FORCE_SCALAR=1` or
 /// [`set_kernel_path`] says otherwise). The executor calls this.
-#[inline]
+#[inline(always)]
 pub fn run_dispatched<O: Operation, F: Format, L: Lanes<F>>(lanes: &mut L, p: &Policy) {
     run::<O, F, L>(kernel_path(), lanes, p);
 }
@@ -341,7 +351,9 @@ pub fn run_on<O: Operation, F: Format, L: Lanes<F>>(isa: Isa, lanes: &mut L, p: 
 }
 
 /// Run a whole-wave job on `path`: [`WaveJob::scalar`], or
-/// [`WaveJob::wave`] in the selected instruction-set variant.
+/// [`WaveJob::wave`] in the selected instruction-set variant. Inlined:
+/// the caller then calls the variant itself.
+#[inline(always)]
 pub fn run_job<J: WaveJob>(path: KernelPath, job: &mut J) {
     match path {
         KernelPath::Scalar => {
@@ -371,7 +383,7 @@ pub fn run_job_on<J: WaveJob>(isa: Isa, job: &mut J) -> bool {
 /// [`run_job_on`] for an `isa` already known to be available: `selected()`
 /// holds only levels that passed `is_available()` (`best`, `force_isa` and
 /// `select_from_env` check it), and `run_job_on` checks it itself.
-#[inline]
+#[inline(always)]
 fn run_simd<J: WaveJob>(isa: Isa, job: &mut J) {
     record(Variant::Simd(isa));
     match isa {
@@ -418,5 +430,21 @@ mod x86 {
     #[inline(never)]
     pub(super) fn x86_64_v2<J: super::WaveJob>(job: &mut J) {
         job.wave();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Isa;
+
+    #[test]
+    fn every_level_code_names_that_level_and_no_other_code_names_one() {
+        for isa in Isa::ALL {
+            assert_eq!(Isa::from_code(isa.code()), Some(isa), "{isa:?}");
+        }
+        // 0 is "not decided yet" in SELECTED.
+        for c in [0, 5, 0xff] {
+            assert_eq!(Isa::from_code(c), None, "{c}");
+        }
     }
 }
