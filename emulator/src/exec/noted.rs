@@ -377,7 +377,8 @@ pub(super) fn hit_op<O: Operation, F: Format>(
 /// [`hit_op`] for a DPP `instr`: the wave's note of the last checked DPP
 /// shape, whose key holds the DPP word, taken when EXEC is also the one
 /// its lane plan was built for (and no lane runs under its own policy).
-#[inline(never)]
+/// Inlined into `execute`, as [`hit_op`].
+#[inline(always)]
 pub(super) fn hit_dpp<O: Operation, F: Format>(
     spec: &TargetSpec,
     wave: &mut Wave,
