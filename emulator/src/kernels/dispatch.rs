@@ -435,16 +435,14 @@ mod x86 {
 
 #[cfg(test)]
 mod tests {
-    use super::Isa;
-
     #[test]
     fn every_level_code_names_that_level_and_no_other_code_names_one() {
-        for isa in Isa::ALL {
-            assert_eq!(Isa::from_code(isa.code()), Some(isa), "{isa:?}");
+        for isa in super::Isa::ALL {
+            assert_eq!(super::Isa::from_code(isa.code()), Some(isa), "{isa:?}");
         }
         // 0 is "not decided yet" in SELECTED.
         for c in [0, 5, 0xff] {
-            assert_eq!(Isa::from_code(c), None, "{c}");
+            assert_eq!(super::Isa::from_code(c), None, "{c}");
         }
     }
 }
