@@ -39,7 +39,7 @@ fn doubled(i: usize) -> (u32, u32) {
 /// 2f, i.e. the fraction bits shifted left by one (i * 2^33 + 2i): high
 /// word 0x3fe0_0000 | 2i, low word 2i.
 fn fract(i: usize) -> (u32, u32) {
-    (2 * i as u32, 0x3fe0_0000 | 2 * i as u32)
+    (2 * i as u32, 0x3fe0_0000 | (2 * i as u32))
 }
 
 /// A wave64 of gfx1201, MODE 0xf0 (round to nearest even, denormals kept),
