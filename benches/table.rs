@@ -688,6 +688,16 @@ fn end_to_end(wanted: &dyn Fn(&str) -> bool) {
     for r in rows.iter().filter(|r| wanted(r.name)) {
         let (mut e, mut b) = passes(r, E2E_CALLS);
         let (e, b) = fastest_alternating(&mut e, &mut b, E2E_ROUNDS);
+        if r.dpp.is_some() {
+            // The DPP row's goal is against its non-DPP form (below); the
+            // bare kernel has no cross-lane step to compare with.
+            println!(
+                "| {} | {e:.1} | {b:.1} | {:.2} | see below | |",
+                r.name,
+                e / b
+            );
+            continue;
+        }
         let met = e / b <= E2E_GOAL;
         met_all &= met;
         let said = if met { "met" } else { "NOT met" };
@@ -698,7 +708,7 @@ fn end_to_end(wanted: &dyn Fn(&str) -> bool) {
         );
     }
     println!(
-        "execute within {E2E_GOAL}x of the bare kernel on every row above: {}",
+        "execute within {E2E_GOAL}x of the bare kernel on every non-DPP row above: {}",
         if met_all { "met" } else { "NOT met" }
     );
     if wanted("v_fract_f32_dpp") {

@@ -201,9 +201,8 @@ pub fn build(mut inputs: Vec<Input>) -> Result<Model, Vec<SpecError>> {
 
     let mut families = Vec::new();
     for (name, file) in &family_files {
-        let Some(chain) = chains.get(name) else {
-            continue;
-        };
+        // Checked before the chain, so a family whose `base` is broken is
+        // still told it has no target.
         if !target_files
             .values()
             .any(|t| t.raw.family.value == name.as_str())
@@ -214,6 +213,9 @@ pub fn build(mut inputs: Vec<Input>) -> Result<Model, Vec<SpecError>> {
                 format!("family {name} has no target file (isa-spec/<target>.yaml with `family: {name}`)"),
             ));
         }
+        let Some(chain) = chains.get(name) else {
+            continue;
+        };
         match family(name, chain, &set) {
             Ok(model) => families.push(model),
             Err(mut e) => errors.append(&mut e),

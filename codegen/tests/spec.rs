@@ -483,6 +483,30 @@ fn a_family_file_without_targets_is_an_error() {
 }
 
 #[test]
+fn a_family_with_a_broken_base_and_no_target_gets_both_errors() {
+    // gfx12 extends a family that does not exist, and its targets
+    // (gfx1201, gfx1250) are gone: each fault is reported, the first not
+    // hiding the second.
+    let path = "isa-spec/families/gfx12.yaml";
+    let text = std::fs::read_to_string(workspace_root().join(path)).unwrap();
+    let mut inputs = with_file(path, &text.replace("base: gfx11", "base: gfx13"));
+    inputs.retain(|i| i.path != "isa-spec/gfx1201.yaml" && i.path != "isa-spec/gfx1250.yaml");
+    let mut e: Vec<String> = build(inputs)
+        .unwrap_err()
+        .iter()
+        .map(SpecError::to_string)
+        .collect();
+    e.sort();
+    assert_eq!(
+        e,
+        [
+            "isa-spec/families/gfx12.yaml: family gfx12 has no target file (isa-spec/<target>.yaml with `family: gfx12`)",
+            "isa-spec/families/gfx12.yaml:12:7: `base: gfx13`: no family file isa-spec/families/gfx13.yaml (families: gfx9, gfx10, gfx11, gfx12)"
+        ]
+    );
+}
+
+#[test]
 fn a_target_file_cannot_change_a_family_fact() {
     let text = format!("{GFX1201}facts:\n  sdwa: {{value: true, doc: x}}\n");
     let e = errors("isa-spec/gfx1201.yaml", &text);

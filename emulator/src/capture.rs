@@ -422,8 +422,8 @@ struct AssignedTwice {
 }
 
 impl AssignedTwice {
-    /// `v1 is assigned twice in the inputs: by `v[0:1]` at column 33 and by
-    /// `v1` at column 44`; `at` gives the two assignments' columns when
+    /// "v1 is assigned twice in the inputs: by `v[0:1]` at column 33 and by
+    /// `v1` at column 44"; `at` gives the two assignments' columns when
     /// they are known.
     fn message(&self, column: &str, at: Option<(usize, usize)>) -> String {
         let lane = self.a.lane.map(|l| format!("[{l}]")).unwrap_or_default();

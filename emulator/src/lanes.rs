@@ -17,7 +17,7 @@
 //!   the same dispatched kernels as [`crate::execute`], run in one call
 //!   over the caller's arrays: the kernel reads the `u16`, `u32` or `u64`
 //!   encodings where they are and writes straight into `dst`.
-//! - [`add`], [`sub`], [`subrev`], [`mul`] and [`fma`] (and [`arith`],
+//! - [`add`], [`sub`], [`subrev`], [`mul`] and [`fma`] (and [`arith()`],
 //!   [`arith_exec`] with an [`ArithOp`]) take [`ArithMods`]: ABS and NEG
 //!   per source, OMOD and CLAMP. The policy is built the same way, once
 //!   per call, and the arithmetic kernel writes straight into `dst` (no
@@ -475,7 +475,7 @@ pub fn arith<T: LaneBits>(
     arith::run(op, target, mode, mods, srcs, None, dst)
 }
 
-/// [`arith`] under an EXEC mask, as [`fract_exec`]: lane `i` is written
+/// [`arith()`] under an EXEC mask, as [`fract_exec`]: lane `i` is written
 /// only when bit `i % 64` of `exec[i / 64]` is set; inactive lanes of
 /// `dst` keep their value. `exec` needs at least `ceil(len / 64)` words.
 pub fn arith_exec<T: LaneBits>(

@@ -30,13 +30,13 @@ pub(super) enum Num {
 /// A register as written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Reg {
-    /// vN or v[N:M]: first and last register (`last >= index`).
+    /// `vN` or `v[N:M]`: first and last register (`last >= index`).
     V { index: u32, last: u32, part: Part },
-    /// sN or s[N:M]: first and last register (`last >= index`).
+    /// `sN` or `s[N:M]`: first and last register (`last >= index`).
     S { index: u32, last: u32 },
     /// A named scalar register; `wide` for the 64-bit names (vcc, exec).
     Named { reg: ScalarReg, wide: bool },
-    /// ttmpN or ttmp[N:M]: first and last trap temporary (`last >= index`).
+    /// `ttmpN` or `ttmp[N:M]`: first and last trap temporary (`last >= index`).
     Ttmp { index: u32, last: u32 },
     /// A special source (`src_scc`, `shared_base`, `lds_direct`...), with
     /// the name as written.

@@ -6,8 +6,8 @@
 //! - [`parse`]: one line of assembly to a typed
 //!   [`Instruction`](crate::Instruction), choosing the encoding (e32 or e64)
 //!   and literal versus inline constant the way `llvm-mc` does;
-//! - [`encode`] and [`assemble`]: the machine code of an instruction;
-//! - [`decode`]: machine code to an instruction and its length;
+//! - [`encode()`] and [`assemble`]: the machine code of an instruction;
+//! - [`decode()`]: machine code to an instruction and its length;
 //! - [`disassemble`]: an instruction in LLVM's canonical spelling, so text ->
 //!   bytes -> text -> bytes is a fixed point.
 //!
@@ -237,7 +237,7 @@ impl std::error::Error for EncodeError {}
 
 /// The machine code of one line of LLVM AMDGPU assembly for `target`, as
 /// `llvm-mc -arch=amdgcn -mcpu=<target> -show-encoding` prints it (with
-/// `-mattr=+real-true16` on gfx11 and gfx12): [`parse`] then [`encode`].
+/// `-mattr=+real-true16` on gfx11 and gfx12): [`parse`] then [`encode()`].
 ///
 /// ```
 /// use amdgpu_valu::{asm, Target};
