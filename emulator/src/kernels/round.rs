@@ -125,7 +125,7 @@ fn normalise<W: Lane>(v: Exact<W>, unpacked: Option<u32>) -> (W, W::Exp) {
 
 /// A value of the format's lane in its wide lane, shifted by the two
 /// lanes' difference in width (none for F16), so a leading bit at the
-/// format lane's second-highest lands on the wide lane's.
+/// format lane's second- or third-highest lands on the wide lane's.
 #[inline(always)]
 pub fn widened<F: Format>(v: Exact<F::Lane>) -> WideExact<F> {
     let shift = F::Wide::BITS as i32 - F::Lane::BITS as i32;
@@ -166,19 +166,22 @@ pub fn sum<W: Lane>(x: Exact<W>, y: Exact<W>, down: bool, unpacked: Option<u32>)
         exp: ey,
         ..y
     };
-    aligned_sum(x, y, down, unpacked.is_some())
+    aligned_sum(x, y, down, unpacked.is_some(), false)
 }
 
 /// [`sum`] of two terms already normalised as `normalise` leaves them
 /// (the leading bit the lane's second-highest, or for one of them possibly
-/// the bit below; a zero on an exponent below every other). `x_larger`:
-/// `x` is known not smaller than `y`.
+/// the bit below; a zero on an exponent below every other), or both one
+/// bit lower (`top_clear`: then no sum reaches the top bit, and a value
+/// with it set is a negative difference). `x_larger`: `x` is known not
+/// smaller than `y`.
 #[inline(always)]
 pub fn aligned_sum<W: Lane, E: Exponent>(
     x: Exact<W, E>,
     y: Exact<W, E>,
     down: bool,
     x_larger: bool,
+    top_clear: bool,
 ) -> Exact<W, E> {
     let (nx, ex, ny, ey) = (x.sig, x.exp, y.sig, y.exp);
     let known = x_larger;
@@ -203,8 +206,10 @@ pub fn aligned_sum<W: Lane, E: Exponent>(
     let subtract = x.negative != y.negative;
     let s = sel(subtract, big.sub(shifted).sub(sticky), big.add(shifted)) | sticky;
     // Both terms lie below the lane's top bit, so a difference with it set
-    // is negative: negated, with the other term's sign.
-    let swapped = !known & subtract & s.top_bit();
+    // is negative: negated, with the other term's sign. With `top_clear`
+    // only a difference can set it (the negation is then an absolute
+    // value, no select on `subtract`).
+    let swapped = !known & (subtract | top_clear) & s.top_bit();
     let s = sel(swapped, W::ZERO.sub(s), s);
     // The sign of `big` (the other term's when it was taken as `small`,
     // which differs only in a subtraction), flipped when swapped; as
@@ -228,12 +233,33 @@ pub fn aligned_sum<W: Lane, E: Exponent>(
 /// bits, more than the 11, 24 or 53 bits plus a guard bit above the
 /// sticky bit that the rounding reads; normalising first, in `W`, takes
 /// one leading-zero count for both the narrowing and the rounding.
+///
+/// When [`narrows_by_rotation`] (F32's products and sums), `v.sig` must
+/// lie below 2^(W::BITS - 1) (its top bit clear).
 #[inline(always)]
 pub fn normalised_top<W: Lane, E: Exponent, L: Lane>(v: Exact<W, E>) -> Exact<L> {
+    let drop = W::BITS as i32 - L::BITS as i32 + 1;
+    if narrows_by_rotation::<W, L>() {
+        // The normalising shift left by `lz` and the narrowing shift
+        // right by `drop` as one rotation right by `drop - lz`: with the
+        // top bit clear (`lz` at least 1), its low half is the narrowed
+        // value and its high half the `drop - lz` bits shifted out (or
+        // nothing, for a shift left), so no shift by the leading-zero
+        // count and no compare in the wide lane. A zero stays 0.
+        let lz = v.sig.lz();
+        let turned = v.sig.rotr(kwe::<W>(drop) - lz);
+        let t = L::from_u64(turned.to_u64());
+        let lost = L::from_u64(turned.shr(kwe::<W>(L::BITS as i32)).to_u64());
+        let exp = L::Exp::from_i64(v.exp.to_i64()) - L::Exp::from_i64(lz.to_i64());
+        return Exact {
+            negative: v.negative,
+            sig: sel(lost != L::ZERO, t | L::ONE, t),
+            exp: exp + kwe::<L>(drop),
+        };
+    }
     // A zero stays 0.
     let (sig, lz) = v.sig.shl_leading();
     let exp = L::Exp::from_i64(v.exp.to_i64()) - L::Exp::from_i64(lz.to_i64());
-    let drop = W::BITS as i32 - L::BITS as i32 + 1;
     let sig = if W::BITS > 64 {
         // Two `u64` halves: narrowed by whole halves (the low one, if
         // nonzero, a sticky bit), then one bit lower in `L`, its last bit
@@ -253,6 +279,15 @@ pub fn normalised_top<W: Lane, E: Exponent, L: Lane>(v: Exact<W, E>) -> Exact<L>
         sig,
         exp: exp + kwe::<L>(drop),
     }
+}
+
+/// Whether [`normalised_top`] narrows `W` to `L` by one rotation: `W` a
+/// 64-bit lane twice as wide as `L` (F32's wide lane), so its high half
+/// holds the bits shifted out. The value must then leave `W`'s top bit
+/// clear.
+#[inline(always)]
+pub const fn narrows_by_rotation<W: Lane, L: Lane>() -> bool {
+    W::BITS == 2 * L::BITS && W::BITS <= 64
 }
 
 /// The one rounding of an exact value to format `F` (ARITH §1, §3, §4),
