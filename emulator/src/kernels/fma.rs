@@ -7,8 +7,8 @@ use super::format::Format;
 use super::lane::{sel, Lane};
 use super::modifiers::{k, output_modifiers, prepare_operand, LanePolicy, SourceMods};
 use super::round::{
-    aligned_sum, narrows_by_rotation, normalised_to, product, round_wide, scaled, unpack, widened,
-    Exact,
+    aligned_sum, narrows_by_rotation, normalised_to, product, round_wide_sum, scaled, unpack,
+    widened, Exact,
 };
 
 /// FMA of one lane, steps 2 to 7 of ARITH §9 (sources in encoding order).
@@ -59,7 +59,7 @@ pub fn fma_rounded<F: Format>(
     // known from the sources, so neither waits for the multiplication.
     // `low` is 1 where the rounding narrows by rotation, whose value must
     // stay below the wide lane's top bit (F32), else 0.
-    let exact = {
+    let (exact, zero_negative) = {
         let half = F::Wide::BITS as i32 / 2;
         let low = i32::from(narrows_by_rotation::<F::Wide, F::Lane>());
         let x = normalised_to::<F>(unpack::<F, F::Lane>(a), half - 1 - low);
@@ -84,7 +84,7 @@ pub fn fma_rounded<F: Format>(
             low == 1,
         )
     };
-    let r = round_wide::<F>(scaled(exact, scale), p);
+    let r = round_wide_sum::<F>(scaled(exact, scale), zero_negative, p);
     // The special cases (an infinite or NaN source) apart from the rounded
     // value and chosen once at the end, so their selects run beside the
     // arithmetic rather than after it. Infinite terms: an infinite

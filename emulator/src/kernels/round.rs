@@ -166,7 +166,11 @@ pub fn sum<W: Lane>(x: Exact<W>, y: Exact<W>, down: bool, unpacked: Option<u32>)
         exp: ey,
         ..y
     };
-    aligned_sum(x, y, down, unpacked.is_some(), false)
+    let (v, zero_negative) = aligned_sum(x, y, down, unpacked.is_some(), false);
+    Exact {
+        negative: sel(v.sig == W::ZERO, zero_negative, v.negative),
+        ..v
+    }
 }
 
 /// [`sum`] of two terms already normalised as `normalise` leaves them
@@ -174,7 +178,9 @@ pub fn sum<W: Lane>(x: Exact<W>, y: Exact<W>, down: bool, unpacked: Option<u32>)
 /// the bit below; a zero on an exponent below every other), or both one
 /// bit lower (`top_clear`: then no sum reaches the top bit, and a value
 /// with it set is a negative difference). `x_larger`: `x` is known not
-/// smaller than `y`.
+/// smaller than `y`. Returns the sum with the sign it has when nonzero,
+/// and the sign of a zero sum apart (chosen where the rounding tests the
+/// narrowed value for zero, rather than by a test of the wide lane).
 #[inline(always)]
 pub fn aligned_sum<W: Lane, E: Exponent>(
     x: Exact<W, E>,
@@ -182,7 +188,7 @@ pub fn aligned_sum<W: Lane, E: Exponent>(
     down: bool,
     x_larger: bool,
     top_clear: bool,
-) -> Exact<W, E> {
+) -> (Exact<W, E>, bool) {
     let (nx, ex, ny, ey) = (x.sig, x.exp, y.sig, y.exp);
     let known = x_larger;
     // Ordered by exponent alone, so the order waits for no significand.
@@ -219,11 +225,12 @@ pub fn aligned_sum<W: Lane, E: Exponent>(
     // keep their sign; a difference gives -0 only toward -inf, for two
     // zeros ((+0) + (-0)) and for terms that cancel alike.
     let zero_negative = sel(subtract, down, x.negative);
-    Exact {
-        negative: sel(s == W::ZERO, zero_negative, negative),
+    let v = Exact {
+        negative,
         sig: s,
         exp: big_exp,
-    }
+    };
+    (v, zero_negative)
 }
 
 /// An exact value of lane `W` in the lane `L` (as wide or narrower),
@@ -312,9 +319,26 @@ pub fn round_wide<F: Format>(v: WideExact<F>, p: &LanePolicy<F>) -> F::Lane {
     round_top::<F>(normalised_top::<F::Wide, _, F::Lane>(v), p)
 }
 
+/// [`round_wide`] of a sum from [`aligned_sum`]: `v` has the sign of a
+/// nonzero sum, `zero_negative` is the sign of a zero one.
+#[inline(always)]
+pub fn round_wide_sum<F: Format>(
+    v: WideExact<F>,
+    zero_negative: bool,
+    p: &LanePolicy<F>,
+) -> F::Lane {
+    round_signed::<F>(normalised_top::<F::Wide, _, F::Lane>(v), zero_negative, p)
+}
+
 /// [`round`] of a [`normalised_top`] value.
 #[inline(always)]
 fn round_top<F: Format>(v: Exact<F::Lane>, p: &LanePolicy<F>) -> F::Lane {
+    round_signed::<F>(v, v.negative, p)
+}
+
+/// [`round_top`] with the sign of a zero `v.sig` given apart.
+#[inline(always)]
+fn round_signed<F: Format>(v: Exact<F::Lane>, zero_negative: bool, p: &LanePolicy<F>) -> F::Lane {
     type E<F> = <<F as Format>::Lane as Lane>::Exp;
     let k = |x: u64| kw::<F::Lane>(x);
     let ke = |x: i32| -> E<F> { kwe::<F::Lane>(x) };
@@ -370,5 +394,6 @@ fn round_top<F: Format>(v: Exact<F::Lane>, p: &LanePolicy<F>) -> F::Lane {
 
     let sign = sel(v.negative, k(F::SIGN), zero);
     let r = sel(overflow, p.overflow(v.negative), sign | magnitude);
-    sel((tiny & p.flush_tiny) | (v.sig == zero), sign, r)
+    let r = sel(tiny & p.flush_tiny, sign, r);
+    sel(v.sig == zero, sel(zero_negative, k(F::SIGN), zero), r)
 }
