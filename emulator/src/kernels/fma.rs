@@ -89,9 +89,12 @@ pub fn fma_rounded<F: Format>(
     // value and chosen once at the end, so their selects run beside the
     // arithmetic rather than after it. Infinite terms: an infinite
     // product, else an infinite addend, gives itself; inf - inf is invalid.
+    // The addend is the infinity of the other sign exactly when it differs
+    // from the product's infinity in the sign bit alone.
     let product_inf = (ma == inf) | (mb == inf);
-    let s = sel(product_inf, product_sign | inf, c);
-    let cancel = product_inf & (mc == inf) & (product_sign != c & k::<F>(F::SIGN));
+    let signed_inf = product_sign | inf;
+    let s = sel(product_inf, signed_inf, c);
+    let cancel = product_inf & ((c ^ signed_inf) == k::<F>(F::SIGN));
     let s = sel(cancel, k::<F>(F::NEG_QUIET_NAN), s);
     // NaN sources in encoding order, quieted per the target.
     let s = sel(mc > inf, c | p.nan_or, s);
