@@ -7,8 +7,7 @@ use super::format::Format;
 use super::lane::{sel, Lane};
 use super::modifiers::{k, output_modifiers, prepare_operand, LanePolicy, SourceMods};
 use super::round::{
-    aligned_sum, narrows_by_rotation, normalised_to, product, round_wide_sum, scaled, unpack,
-    widened, Exact,
+    aligned_sum, normalised_to, product, round_wide_sum, scaled, unpack, widened, Exact,
 };
 
 /// FMA of one lane, steps 2 to 7 of ARITH §9 (sources in encoding order).
@@ -51,21 +50,18 @@ pub fn fma_rounded<F: Format>(
     let product_sign = (a ^ b) & k::<F>(F::SIGN);
     // The product and the sum exact in the wide lane, rounded in the
     // format's lane. The sources are normalised in the format's lane (one
-    // leading-zero count each) to leading bits at `half - 1 - low` and
-    // `half - 2`, so their product has its leading bit at the wide lane's
-    // second-highest bit less `low`, or the one below, with no shift, and
-    // the addend its at the same place by a constant shift: the sum orders
-    // its terms by exponent alone (`aligned_sum`), and zero terms are
-    // known from the sources, so neither waits for the multiplication.
-    // `low` is 1 where the rounding narrows by rotation, whose value must
-    // stay below the wide lane's top bit (F32), else 0.
+    // leading-zero count each) to leading bits at `half - 2`, so their
+    // product has its leading bit at the wide lane's third-highest bit or
+    // the one below with no shift, and the addend its at the third-highest
+    // by a constant shift: the sum orders its terms by exponent alone
+    // (`aligned_sum`), and zero terms are known from the sources, so
+    // neither waits for the multiplication. The sum stays below the top
+    // bit, so a negative difference is found by that bit alone.
     let (exact, zero_negative) = {
         let half = F::Wide::BITS as i32 / 2;
-        let low = i32::from(narrows_by_rotation::<F::Wide, F::Lane>());
-        let x = normalised_to::<F>(unpack::<F, F::Lane>(a), half - 1 - low);
+        let x = normalised_to::<F>(unpack::<F, F::Lane>(a), half - 2);
         let y = normalised_to::<F>(unpack::<F, F::Lane>(b), half - 2);
-        let z = unpack::<F, F::Lane>(c);
-        let z = normalised_to::<F>(z, F::Lane::BITS as i32 - 2 - low);
+        let z = normalised_to::<F>(unpack::<F, F::Lane>(c), F::Lane::BITS as i32 - 3);
         // A zero term's exponent below every other, so it is never `big`.
         let below = <F::Lane as Lane>::Exp::from(i32::MIN / 2);
         let xy = product::<F>(x, y);
@@ -81,7 +77,7 @@ pub fn fma_rounded<F: Format>(
             },
             p.toward_negative(),
             false,
-            low == 1,
+            true,
         )
     };
     let r = round_wide_sum::<F>(scaled(exact, scale), zero_negative, p);
@@ -119,7 +115,8 @@ mod tests {
         fma_lane::<F, false>(k(a), k(b), k(c), &m, &p).to_u64()
     }
 
-    /// The product's leading bit lands one below its usual place when the significands' product is below 2 (1.0 x
+    /// The product's leading bit lands one below the wide lane's
+    /// third-highest when the significands' product is below 2 (1.0 x
     /// 1.0), so with an addend one exponent lower the product is taken as
     /// the larger term although it is not: the difference comes out
     /// negative and is negated. Values by hand: 1 x 1 - 1.5 = -0.5,

@@ -51,9 +51,6 @@ pub trait Lane:
     fn shl(self, n: Self::Exp) -> Self;
     /// `self >> n` (logical); 0 when `n` is negative or at least the width.
     fn shr(self, n: Self::Exp) -> Self;
-    /// `self` rotated right by `n` modulo the width (bits shifted out at
-    /// the bottom come back in at the top).
-    fn rotr(self, n: Self::Exp) -> Self;
     /// Leading zero bits, `BITS` for 0.
     fn lz(self) -> Self::Exp;
     /// The lane read as a (non-negative, small) exponent.
@@ -173,11 +170,6 @@ macro_rules! lane {
                 } else {
                     0
                 }
-            }
-            #[inline(always)]
-            fn rotr(self, n: $s) -> Self {
-                // `rotate_right` takes the count modulo the width.
-                self.rotate_right(n as u32)
             }
             #[inline(always)]
             fn lz(self) -> $s {
@@ -366,12 +358,6 @@ impl Lane for W128 {
             hi: self.hi.shr(n),
             lo: self.lo.shr(n) | self.hi.shl(64 - n) | self.hi.shr(n - 64),
         }
-    }
-    #[inline(always)]
-    fn rotr(self, n: i64) -> Self {
-        // Each shift is 0 outside `0..128`, so a count of 0 keeps `self`.
-        let n = n & 127;
-        self.shr(n) | self.shl(128 - n)
     }
     #[inline(always)]
     fn lz(self) -> i64 {

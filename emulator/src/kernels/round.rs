@@ -240,33 +240,12 @@ pub fn aligned_sum<W: Lane, E: Exponent>(
 /// bits, more than the 11, 24 or 53 bits plus a guard bit above the
 /// sticky bit that the rounding reads; normalising first, in `W`, takes
 /// one leading-zero count for both the narrowing and the rounding.
-///
-/// When [`narrows_by_rotation`] (F32's products and sums), `v.sig` must
-/// lie below 2^(W::BITS - 1) (its top bit clear).
 #[inline(always)]
 pub fn normalised_top<W: Lane, E: Exponent, L: Lane>(v: Exact<W, E>) -> Exact<L> {
-    let drop = W::BITS as i32 - L::BITS as i32 + 1;
-    if narrows_by_rotation::<W, L>() {
-        // The normalising shift left by `lz` and the narrowing shift
-        // right by `drop` as one rotation right by `drop - lz`: with the
-        // top bit clear (`lz` at least 1), its low half is the narrowed
-        // value and its high half the `drop - lz` bits shifted out (or
-        // nothing, for a shift left), so no shift by the leading-zero
-        // count and no compare in the wide lane. A zero stays 0.
-        let lz = v.sig.lz();
-        let turned = v.sig.rotr(kwe::<W>(drop) - lz);
-        let t = L::from_u64(turned.to_u64());
-        let lost = L::from_u64(turned.shr(kwe::<W>(L::BITS as i32)).to_u64());
-        let exp = L::Exp::from_i64(v.exp.to_i64()) - L::Exp::from_i64(lz.to_i64());
-        return Exact {
-            negative: v.negative,
-            sig: sel(lost != L::ZERO, t | L::ONE, t),
-            exp: exp + kwe::<L>(drop),
-        };
-    }
     // A zero stays 0.
     let (sig, lz) = v.sig.shl_leading();
     let exp = L::Exp::from_i64(v.exp.to_i64()) - L::Exp::from_i64(lz.to_i64());
+    let drop = W::BITS as i32 - L::BITS as i32 + 1;
     let sig = if W::BITS > 64 {
         // Two `u64` halves: narrowed by whole halves (the low one, if
         // nonzero, a sticky bit), then one bit lower in `L`, its last bit
@@ -286,15 +265,6 @@ pub fn normalised_top<W: Lane, E: Exponent, L: Lane>(v: Exact<W, E>) -> Exact<L>
         sig,
         exp: exp + kwe::<L>(drop),
     }
-}
-
-/// Whether [`normalised_top`] narrows `W` to `L` by one rotation: `W` a
-/// 64-bit lane twice as wide as `L` (F32's wide lane), so its high half
-/// holds the bits shifted out. The value must then leave `W`'s top bit
-/// clear.
-#[inline(always)]
-pub const fn narrows_by_rotation<W: Lane, L: Lane>() -> bool {
-    W::BITS == 2 * L::BITS && W::BITS <= 64
 }
 
 /// The one rounding of an exact value to format `F` (ARITH §1, §3, §4),
