@@ -140,6 +140,88 @@ mod tests {
         assert_eq!(fma::<F64>(one, one_half, neg | two), neg | 0x3fe0 << 48);
     }
 
+    /// FMA under `p` (no source modifiers, no OMOD or CLAMP).
+    fn fma_under<F: Format>(p: &crate::kernels::policy::Policy, a: u64, b: u64, c: u64) -> u64 {
+        let m = [SourceMods::<F>::new(false, false); 3];
+        let k = |x: u64| F::Lane::from_u64(x);
+        fma_lane::<F, false>(k(a), k(b), k(c), &m, &LanePolicy::<F>::new(p)).to_u64()
+    }
+
+    /// The common policy with FP_ROUND `round` and output subnormals
+    /// kept or flushed.
+    fn policy(
+        round: crate::kernels::policy::Round,
+        keep_out: bool,
+    ) -> crate::kernels::policy::Policy {
+        use crate::kernels::policy::{Omod, OmodDecision, Policy, SubNan, Tininess};
+        Policy {
+            round,
+            keep_input_denorm: true,
+            keep_output_denorm: keep_out,
+            saturate_overflow: false,
+            omod: Omod::None,
+            omod_decision: OmodDecision::Absent,
+            clamp: false,
+            clamp_nan_to_zero: false,
+            quiet_snan: true,
+            abs: false,
+            neg: false,
+            sub_nan: SubNan::Ieee,
+            tininess: Tininess::AfterRounding,
+        }
+    }
+
+    /// An exact zero sum takes its sign from the terms and FP_ROUND, a
+    /// flushed tiny value from the value (the sum's sign is chosen once
+    /// the rounding has the narrowed value). By hand, in F32: 1 x 1 + (-1)
+    /// is +0, and -0 toward -inf; (-0) x 1 + (-0) is -0 (like signs keep
+    /// theirs); (+0) x (-1) + (+0) is (-0) + (+0): +0, and -0 toward -inf.
+    /// -2^-70 x 2^-70 + (+0) is -2^-140 exactly (2^-70 is 0x1c80_0000;
+    /// 2^-140 = 2^9 x 2^-149, the subnormal 0x200): 0x8000_0200 with
+    /// subnormals kept, and with them flushed the zero of the value's sign,
+    /// 0x8000_0000, although a zero sum of these terms would be +0.
+    #[test]
+    fn fma_zero_sum_and_flushed_tiny_signs() {
+        use crate::kernels::policy::Round::{NearestEven, TowardNegative};
+        let (one, neg_one, neg_zero) = (0x3f80_0000, 0xbf80_0000, 0x8000_0000);
+        let near = policy(NearestEven, true);
+        let down = policy(TowardNegative, true);
+        assert_eq!(fma_under::<F32>(&near, one, one, neg_one), 0);
+        assert_eq!(fma_under::<F32>(&down, one, one, neg_one), neg_zero);
+        assert_eq!(fma_under::<F32>(&near, neg_zero, one, neg_zero), neg_zero);
+        assert_eq!(fma_under::<F32>(&near, 0, neg_one, 0), 0);
+        assert_eq!(fma_under::<F32>(&down, 0, neg_one, 0), neg_zero);
+        let (tiny, neg_tiny) = (0x1c80_0000, 0x9c80_0000);
+        assert_eq!(fma_under::<F32>(&near, neg_tiny, tiny, 0), 0x8000_0200);
+        let flush = policy(NearestEven, false);
+        assert_eq!(fma_under::<F32>(&flush, neg_tiny, tiny, 0), neg_zero);
+        // The same in F64: 2^-600 is 0x1a70 << 48 (1023 - 600 = 423 =
+        // 0x1a7), 2^-1200 = 2^-1074 x 2^-126 is below the subnormal grid's
+        // half unit: nearest gives -0 for the value, kept or flushed.
+        let (t64, n64) = (0x1a70_u64 << 48, F64::SIGN | 0x1a70 << 48);
+        assert_eq!(fma_under::<F64>(&near, n64, t64, 0), F64::SIGN);
+        assert_eq!(fma_under::<F64>(&flush, n64, t64, 0), F64::SIGN);
+    }
+
+    /// inf - inf is invalid exactly when the addend is the infinity of
+    /// the other sign; an infinity of the same sign, or a finite product
+    /// with an infinite addend, gives that infinity; a NaN addend is
+    /// quieted. By hand (F32, inf 0x7f80_0000): inf x 1 - inf and
+    /// inf x -1 + inf are the negative canonical NaN 0xffc0_0000; inf x 1 +
+    /// inf is +inf, -inf x -1 + inf is +inf, 2 x 3 - inf is -inf; inf x 1
+    /// plus the signalling NaN 0xff80_0001 is it quieted, 0xffc0_0001.
+    #[test]
+    fn fma_inf_minus_inf_only_for_opposite_infinities() {
+        let (inf, ninf, nan) = (0x7f80_0000, 0xff80_0000, 0xffc0_0000);
+        let (one, neg_one) = (0x3f80_0000, 0xbf80_0000);
+        assert_eq!(fma::<F32>(inf, one, ninf), nan);
+        assert_eq!(fma::<F32>(inf, neg_one, inf), nan);
+        assert_eq!(fma::<F32>(inf, one, inf), inf);
+        assert_eq!(fma::<F32>(ninf, neg_one, inf), inf);
+        assert_eq!(fma::<F32>(0x4000_0000, 0x4040_0000, ninf), ninf);
+        assert_eq!(fma::<F32>(inf, one, 0xff80_0001), 0xffc0_0001);
+    }
+
     /// The lowest bit of the sticky region: an F64 product that is a tie
     /// but for its bit 42 (of 106), which the normalised wide sum holds at
     /// bit 64, the bit the narrowing to 63 bits shifts out. By hand: A =

@@ -347,7 +347,12 @@ fn round_signed<F: Format>(v: Exact<F::Lane>, zero_negative: bool, p: &LanePolic
     // carry out of the largest gives the smallest normal).
     let field = F::Lane::from_exp((e - ke(F::EMIN)).max(ke(0))).shl(man);
     let magnitude = field.add(kept);
-    let overflow = (e > ke(F::EMAX)) | (magnitude >= k(F::INF));
+    // Overflow, by the magnitude alone: a value above EMAX has a field of
+    // at least EMAX - EMIN + 1 and a hidden bit, so the infinity's
+    // encoding or more. No wrap: a sum, product or FMA of the format, with
+    // OMOD's scale, has `e` at most 2 EMAX + 4, whose field (3 EMAX + 5:
+    // 50, 386, 3074) fits the lane's bits above MAN.
+    let overflow = magnitude >= k(F::INF);
 
     // Tininess after rounding: the value rounded to MAN + 1 bits with an
     // unbounded exponent (a constant shift here) is below 2^EMIN unless it
