@@ -222,6 +222,27 @@ mod tests {
         assert_eq!(fma::<F32>(inf, one, 0xff80_0001), 0xffc0_0001);
     }
 
+    /// Overflow to exactly the infinity's encoding: 2^127 x 2 = 2^128, the
+    /// first value above the largest finite 0x7f7f_ffff (its rounded
+    /// magnitude is 0x7f80_0000 itself), gives that largest value toward
+    /// zero and inf to nearest; -2^128 toward +inf gives -max 0xff7f_ffff.
+    /// The largest value plus half its ulp (2^103, 0x7300_0000) is a tie:
+    /// toward zero it stays 0x7f7f_ffff, to nearest-even (the last bit
+    /// odd) it rounds to 2^128, inf.
+    #[test]
+    fn fma_overflow_at_the_infinity_encoding() {
+        use crate::kernels::policy::Round::{NearestEven, TowardPositive, TowardZero};
+        let (p127, two, max, inf) = (0x7f00_0000, 0x4000_0000, 0x7f7f_ffff, 0x7f80_0000);
+        let (near, zero) = (policy(NearestEven, true), policy(TowardZero, true));
+        assert_eq!(fma_under::<F32>(&zero, p127, two, 0), max);
+        assert_eq!(fma_under::<F32>(&near, p127, two, 0), inf);
+        let up = policy(TowardPositive, true);
+        assert_eq!(fma_under::<F32>(&up, 0xff00_0000, two, 0), 0xff7f_ffff);
+        let one = 0x3f80_0000;
+        assert_eq!(fma_under::<F32>(&zero, max, one, 0x7300_0000), max);
+        assert_eq!(fma_under::<F32>(&near, max, one, 0x7300_0000), inf);
+    }
+
     /// The lowest bit of the sticky region: an F64 product that is a tie
     /// but for its bit 42 (of 106), which the normalised wide sum holds at
     /// bit 64, the bit the narrowing to 63 bits shifts out. By hand: A =
