@@ -125,7 +125,7 @@ fn normalise<W: Lane>(v: Exact<W>, unpacked: Option<u32>) -> (W, W::Exp) {
 
 /// A value of the format's lane in its wide lane, shifted by the two
 /// lanes' difference in width (none for F16), so a leading bit at the
-/// format lane's second-highest lands on the wide lane's.
+/// format lane's second- or third-highest lands on the wide lane's.
 #[inline(always)]
 pub fn widened<F: Format>(v: Exact<F::Lane>) -> WideExact<F> {
     let shift = F::Wide::BITS as i32 - F::Lane::BITS as i32;
@@ -166,20 +166,29 @@ pub fn sum<W: Lane>(x: Exact<W>, y: Exact<W>, down: bool, unpacked: Option<u32>)
         exp: ey,
         ..y
     };
-    aligned_sum(x, y, down, unpacked.is_some())
+    let (v, zero_negative) = aligned_sum(x, y, down, unpacked.is_some(), false);
+    Exact {
+        negative: sel(v.sig == W::ZERO, zero_negative, v.negative),
+        ..v
+    }
 }
 
 /// [`sum`] of two terms already normalised as `normalise` leaves them
 /// (the leading bit the lane's second-highest, or for one of them possibly
-/// the bit below; a zero on an exponent below every other). `x_larger`:
-/// `x` is known not smaller than `y`.
+/// the bit below; a zero on an exponent below every other), or both one
+/// bit lower (`top_clear`: then no sum reaches the top bit, and a value
+/// with it set is a negative difference). `x_larger`: `x` is known not
+/// smaller than `y`. Returns the sum with the sign it has when nonzero,
+/// and the sign of a zero sum apart (chosen where the rounding tests the
+/// narrowed value for zero, rather than by a test of the wide lane).
 #[inline(always)]
 pub fn aligned_sum<W: Lane, E: Exponent>(
     x: Exact<W, E>,
     y: Exact<W, E>,
     down: bool,
     x_larger: bool,
-) -> Exact<W, E> {
+    top_clear: bool,
+) -> (Exact<W, E>, bool) {
     let (nx, ex, ny, ey) = (x.sig, x.exp, y.sig, y.exp);
     let known = x_larger;
     // Ordered by exponent alone, so the order waits for no significand.
@@ -203,8 +212,10 @@ pub fn aligned_sum<W: Lane, E: Exponent>(
     let subtract = x.negative != y.negative;
     let s = sel(subtract, big.sub(shifted).sub(sticky), big.add(shifted)) | sticky;
     // Both terms lie below the lane's top bit, so a difference with it set
-    // is negative: negated, with the other term's sign.
-    let swapped = !known & subtract & s.top_bit();
+    // is negative: negated, with the other term's sign. With `top_clear`
+    // only a difference can set it (the negation is then an absolute
+    // value, no select on `subtract`).
+    let swapped = !known & (subtract | top_clear) & s.top_bit();
     let s = sel(swapped, W::ZERO.sub(s), s);
     // The sign of `big` (the other term's when it was taken as `small`,
     // which differs only in a subtraction), flipped when swapped; as
@@ -214,11 +225,12 @@ pub fn aligned_sum<W: Lane, E: Exponent>(
     // keep their sign; a difference gives -0 only toward -inf, for two
     // zeros ((+0) + (-0)) and for terms that cancel alike.
     let zero_negative = sel(subtract, down, x.negative);
-    Exact {
-        negative: sel(s == W::ZERO, zero_negative, negative),
+    let v = Exact {
+        negative,
         sig: s,
         exp: big_exp,
-    }
+    };
+    (v, zero_negative)
 }
 
 /// An exact value of lane `W` in the lane `L` (as wide or narrower),
@@ -277,9 +289,26 @@ pub fn round_wide<F: Format>(v: WideExact<F>, p: &LanePolicy<F>) -> F::Lane {
     round_top::<F>(normalised_top::<F::Wide, _, F::Lane>(v), p)
 }
 
+/// [`round_wide`] of a sum from [`aligned_sum`]: `v` has the sign of a
+/// nonzero sum, `zero_negative` is the sign of a zero one.
+#[inline(always)]
+pub fn round_wide_sum<F: Format>(
+    v: WideExact<F>,
+    zero_negative: bool,
+    p: &LanePolicy<F>,
+) -> F::Lane {
+    round_signed::<F>(normalised_top::<F::Wide, _, F::Lane>(v), zero_negative, p)
+}
+
 /// [`round`] of a [`normalised_top`] value.
 #[inline(always)]
 fn round_top<F: Format>(v: Exact<F::Lane>, p: &LanePolicy<F>) -> F::Lane {
+    round_signed::<F>(v, v.negative, p)
+}
+
+/// [`round_top`] with the sign of a zero `v.sig` given apart.
+#[inline(always)]
+fn round_signed<F: Format>(v: Exact<F::Lane>, zero_negative: bool, p: &LanePolicy<F>) -> F::Lane {
     type E<F> = <<F as Format>::Lane as Lane>::Exp;
     let k = |x: u64| kw::<F::Lane>(x);
     let ke = |x: i32| -> E<F> { kwe::<F::Lane>(x) };
@@ -318,7 +347,12 @@ fn round_top<F: Format>(v: Exact<F::Lane>, p: &LanePolicy<F>) -> F::Lane {
     // carry out of the largest gives the smallest normal).
     let field = F::Lane::from_exp((e - ke(F::EMIN)).max(ke(0))).shl(man);
     let magnitude = field.add(kept);
-    let overflow = (e > ke(F::EMAX)) | (magnitude >= k(F::INF));
+    // Overflow, by the magnitude alone: a value above EMAX has a field of
+    // at least EMAX - EMIN + 1 and a hidden bit, so the infinity's
+    // encoding or more. No wrap: a sum, product or FMA of the format, with
+    // OMOD's scale, has `e` at most 2 EMAX + 4, whose field (3 EMAX + 5:
+    // 50, 386, 3074) fits the lane's bits above MAN.
+    let overflow = magnitude >= k(F::INF);
 
     // Tininess after rounding: the value rounded to MAN + 1 bits with an
     // unbounded exponent (a constant shift here) is below 2^EMIN unless it
@@ -335,5 +369,6 @@ fn round_top<F: Format>(v: Exact<F::Lane>, p: &LanePolicy<F>) -> F::Lane {
 
     let sign = sel(v.negative, k(F::SIGN), zero);
     let r = sel(overflow, p.overflow(v.negative), sign | magnitude);
-    sel((tiny & p.flush_tiny) | (v.sig == zero), sign, r)
+    let r = sel(tiny & p.flush_tiny, sign, r);
+    sel(v.sig == zero, sel(zero_negative, k(F::SIGN), zero), r)
 }
