@@ -289,16 +289,121 @@ impl ArithIo<'_> {
                 dst[i] = sel(a, r as u32, dst[i]);
             }
         } else {
+            // F16: blocks of `HALF_BLOCK` lanes, then the rest.
             let dst = &mut self.dst_lo[..n];
-            for i in 0..n {
-                let c = sel(three, source::<F>(c_lo[i], 0, sc), F::Lane::ZERO);
-                let s = [source::<F>(a_lo[i], 0, sa), source::<F>(b_lo[i], 0, sb), c];
-                let r = K::lane::<F, OUT>(s, m, p).to_u64();
-                let a = ALL || exec.wrapping_shr(i as u32) & 1 != 0;
-                let merged = (dst[i] & keep) | (r as u32).wrapping_shl(shift);
-                dst[i] = sel(a, merged, dst[i]);
+            let blocks = n - n % HALF_BLOCK;
+            let (head, tail) = dst.split_at_mut(blocks);
+            for (k, d) in head.chunks_exact_mut(HALF_BLOCK).enumerate() {
+                let base = k * HALF_BLOCK;
+                let src = [
+                    &a_lo[base..][..HALF_BLOCK],
+                    &b_lo[base..][..HALF_BLOCK],
+                    &c_lo[base..][..HALF_BLOCK],
+                ];
+                if three {
+                    half_block::<F, K, OUT, ALL>(
+                        base,
+                        src,
+                        [sa, sb, sc],
+                        d,
+                        (keep, shift, exec),
+                        m,
+                        p,
+                    );
+                } else {
+                    half_lanes::<F, K, OUT, ALL>(
+                        base,
+                        src,
+                        [sa, sb, sc],
+                        d,
+                        (keep, shift, exec),
+                        m,
+                        p,
+                    );
+                }
             }
+            half_lanes::<F, K, OUT, ALL>(
+                blocks,
+                [&a_lo[blocks..], &b_lo[blocks..], &c_lo[blocks..]],
+                [sa, sb, sc],
+                tail,
+                (keep, shift, exec),
+                m,
+                p,
+            );
         }
+    }
+}
+
+/// Lanes of an F16 register-word loop taken together: two AVX-512
+/// vectors of 16 words, as the bare kernel's loop over `u16` runs.
+const HALF_BLOCK: usize = 32;
+
+/// The F16 lanes `range` of [`ArithIo::wave_loop`]: each source's half
+/// from its word, the result merged into the destination word's half.
+#[inline(always)]
+fn half_lanes<F: Format, K: ArithKernel, const OUT: bool, const ALL: bool>(
+    base: usize,
+    src: [&[u32]; 3],
+    shifts: [u32; 3],
+    dst: &mut [u32],
+    (keep, shift, exec): (u32, u32, u64),
+    m: &[SourceMods<F>; 3],
+    p: &LanePolicy<F>,
+) {
+    let three = K::OP.sources() == 3;
+    let n = dst.len();
+    let [a_lo, b_lo, c_lo] = src;
+    let (a_lo, b_lo, c_lo) = (&a_lo[..n], &b_lo[..n], &c_lo[..n]);
+    let [sa, sb, sc] = shifts;
+    for i in 0..n {
+        let c = sel(three, source::<F>(c_lo[i], 0, sc), F::Lane::ZERO);
+        let s = [source::<F>(a_lo[i], 0, sa), source::<F>(b_lo[i], 0, sb), c];
+        let r = K::lane::<F, OUT>(s, m, p).to_u64();
+        let a = ALL || exec.wrapping_shr((base + i) as u32) & 1 != 0;
+        let merged = (dst[i] & keep) | (r as u32).wrapping_shl(shift);
+        dst[i] = sel(a, merged, dst[i]);
+    }
+}
+
+#[inline(always)]
+fn half_block<F: Format, K: ArithKernel, const OUT: bool, const ALL: bool>(
+    base: usize,
+    src: [&[u32]; 3],
+    shifts: [u32; 3],
+    dst: &mut [u32],
+    (keep, shift, exec): (u32, u32, u64),
+    m: &[SourceMods<F>; 3],
+    p: &LanePolicy<F>,
+) {
+    let three = K::OP.sources() == 3;
+    let dst = &mut dst[..HALF_BLOCK];
+    let [a_lo, b_lo, c_lo] = src;
+    let (a_lo, b_lo, c_lo) = (
+        &a_lo[..HALF_BLOCK],
+        &b_lo[..HALF_BLOCK],
+        &c_lo[..HALF_BLOCK],
+    );
+    let [sa, sb, sc] = shifts;
+    let mut h = [[0u16; HALF_BLOCK]; 3];
+    for j in 0..HALF_BLOCK {
+        h[0][j] = a_lo[j].wrapping_shr(sa) as u16;
+        h[1][j] = b_lo[j].wrapping_shr(sb) as u16;
+        h[2][j] = sel(three, c_lo[j].wrapping_shr(sc) as u16, 0);
+    }
+    let mut r = [0u16; HALF_BLOCK];
+    for j in 0..HALF_BLOCK {
+        let s = [
+            F::Lane::from_u64(u64::from(h[0][j])),
+            F::Lane::from_u64(u64::from(h[1][j])),
+            F::Lane::from_u64(u64::from(h[2][j])),
+        ];
+        r[j] = K::lane::<F, OUT>(s, m, p).to_u64() as u16;
+    }
+    for j in 0..HALF_BLOCK {
+        let a = ALL || exec.wrapping_shr((base + j) as u32) & 1 != 0;
+        let merged = (dst[j] & keep) | u32::from(r[j]).wrapping_shl(shift);
+        dst[j] = sel(a, merged, dst[j]);
     }
 }
 

@@ -322,14 +322,45 @@ impl WaveIo<'_> {
                 dst[i] = sel(a, r as u32, dst[i]);
             }
         } else {
+            // F16: blocks of `HALF_BLOCK` lanes, then the rest.
             let dst = &mut self.dst_lo[..n];
-            for i in 0..n {
-                let r =
-                    io_lane::<O, F, OUT>(src_lo[i], src_hi[i], src_shift, exp[i], exp_shift, &p);
-                let a = ALL || exec.wrapping_shr(i as u32) & 1 != 0;
-                dst[i] = sel(a, WaveIo::merge(dst[i], r, keep, shift), dst[i]);
+            let blocks = n - n % HALF_BLOCK;
+            let (head, tail) = dst.split_at_mut(blocks);
+            let shifts = (src_shift, exp_shift, keep, shift);
+            for (k, d) in head.chunks_exact_mut(HALF_BLOCK).enumerate() {
+                let base = k * HALF_BLOCK;
+                let (s, e) = (&src_lo[base..][..HALF_BLOCK], &exp[base..][..HALF_BLOCK]);
+                half_lanes::<O, F, OUT, ALL>(base, s, e, d, shifts, exec, &p);
             }
+            let (s, e) = (&src_lo[blocks..], &exp[blocks..]);
+            half_lanes::<O, F, OUT, ALL>(blocks, s, e, tail, shifts, exec, &p);
         }
+    }
+}
+
+/// Lanes of an F16 register-word loop taken together: two AVX-512
+/// vectors of 16 words.
+const HALF_BLOCK: usize = 32;
+
+/// The F16 lanes of [`WaveIo::wave_loop`] from lane `base` on, as many as
+/// `dst` has: each source half from its word, the result merged into the
+/// destination word's half.
+#[inline(always)]
+fn half_lanes<O: Operation, F: Format, const OUT: bool, const ALL: bool>(
+    base: usize,
+    src: &[u32],
+    exp: &[u32],
+    dst: &mut [u32],
+    (src_shift, exp_shift, keep, shift): (u32, u32, u32, u32),
+    exec: u64,
+    p: &LanePolicy<F>,
+) {
+    let n = dst.len();
+    let (src, exp) = (&src[..n], &exp[..n]);
+    for i in 0..n {
+        let r = io_lane::<O, F, OUT>(src[i], 0, src_shift, exp[i], exp_shift, p);
+        let a = ALL || exec.wrapping_shr((base + i) as u32) & 1 != 0;
+        dst[i] = sel(a, WaveIo::merge(dst[i], r, keep, shift), dst[i]);
     }
 }
 
