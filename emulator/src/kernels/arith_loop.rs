@@ -9,6 +9,7 @@ use core::marker::PhantomData;
 
 use super::arith_kernel::{ArithKernel, SourceModifiers};
 use super::format::Format;
+use super::halves::{halves, whole_blocks, HALF_BLOCK};
 use super::lane::{sel, Lane};
 use super::lane_loop::{gather_words, load, store, WaveJob, LOW_KEEP};
 use super::modifiers::{LanePolicy, SourceMods};
@@ -289,10 +290,14 @@ impl ArithIo<'_> {
                 dst[i] = sel(a, r as u32, dst[i]);
             }
         } else {
-            // F16: blocks of `HALF_BLOCK` lanes, then the rest.
+            // F16: whole blocks, then the lanes left over. FMA packs its
+            // three source halves into u16 lanes first; ADD and MUL read
+            // them from the words in the kernel loop (each measured the
+            // faster for it).
             let dst = &mut self.dst_lo[..n];
-            let blocks = n - n % HALF_BLOCK;
+            let blocks = whole_blocks(n);
             let (head, tail) = dst.split_at_mut(blocks);
+            let out = (keep, shift, exec);
             for (k, d) in head.chunks_exact_mut(HALF_BLOCK).enumerate() {
                 let base = k * HALF_BLOCK;
                 let src = [
@@ -301,46 +306,20 @@ impl ArithIo<'_> {
                     &c_lo[base..][..HALF_BLOCK],
                 ];
                 if three {
-                    half_block::<F, K, OUT, ALL>(
-                        base,
-                        src,
-                        [sa, sb, sc],
-                        d,
-                        (keep, shift, exec),
-                        m,
-                        p,
-                    );
+                    half_block::<F, K, OUT, ALL>(base, src, [sa, sb, sc], d, out, m, p);
                 } else {
-                    half_lanes::<F, K, OUT, ALL>(
-                        base,
-                        src,
-                        [sa, sb, sc],
-                        d,
-                        (keep, shift, exec),
-                        m,
-                        p,
-                    );
+                    half_lanes::<F, K, OUT, ALL>(base, src, [sa, sb, sc], d, out, m, p);
                 }
             }
-            half_lanes::<F, K, OUT, ALL>(
-                blocks,
-                [&a_lo[blocks..], &b_lo[blocks..], &c_lo[blocks..]],
-                [sa, sb, sc],
-                tail,
-                (keep, shift, exec),
-                m,
-                p,
-            );
+            let src = [&a_lo[blocks..], &b_lo[blocks..], &c_lo[blocks..]];
+            half_lanes::<F, K, OUT, ALL>(blocks, src, [sa, sb, sc], tail, out, m, p);
         }
     }
 }
 
-/// Lanes of an F16 register-word loop taken together: two AVX-512
-/// vectors of 16 words, as the bare kernel's loop over `u16` runs.
-const HALF_BLOCK: usize = 32;
-
-/// The F16 lanes `range` of [`ArithIo::wave_loop`]: each source's half
-/// from its word, the result merged into the destination word's half.
+/// [`ArithIo::wave_loop`]'s F16 lanes from lane `base` on, as many as
+/// `dst` has: each source half read from its word, the result merged
+/// into the destination word's half.
 #[inline(always)]
 fn half_lanes<F: Format, K: ArithKernel, const OUT: bool, const ALL: bool>(
     base: usize,
@@ -366,6 +345,10 @@ fn half_lanes<F: Format, K: ArithKernel, const OUT: bool, const ALL: bool>(
     }
 }
 
+/// One whole block of [`ArithIo::wave_loop`]'s F16 lanes from lane
+/// `base`, for three sources: their halves packed into u16 lanes, the
+/// kernel over them, the results merged into the destination words'
+/// halves. Every slice holds [`HALF_BLOCK`] lanes.
 #[inline(always)]
 fn half_block<F: Format, K: ArithKernel, const OUT: bool, const ALL: bool>(
     base: usize,
@@ -376,27 +359,18 @@ fn half_block<F: Format, K: ArithKernel, const OUT: bool, const ALL: bool>(
     m: &[SourceMods<F>; 3],
     p: &LanePolicy<F>,
 ) {
-    let three = K::OP.sources() == 3;
     let dst = &mut dst[..HALF_BLOCK];
-    let [a_lo, b_lo, c_lo] = src;
-    let (a_lo, b_lo, c_lo) = (
-        &a_lo[..HALF_BLOCK],
-        &b_lo[..HALF_BLOCK],
-        &c_lo[..HALF_BLOCK],
+    let (a, b, c) = (
+        halves(src[0], shifts[0]),
+        halves(src[1], shifts[1]),
+        halves(src[2], shifts[2]),
     );
-    let [sa, sb, sc] = shifts;
-    let mut h = [[0u16; HALF_BLOCK]; 3];
-    for j in 0..HALF_BLOCK {
-        h[0][j] = a_lo[j].wrapping_shr(sa) as u16;
-        h[1][j] = b_lo[j].wrapping_shr(sb) as u16;
-        h[2][j] = sel(three, c_lo[j].wrapping_shr(sc) as u16, 0);
-    }
     let mut r = [0u16; HALF_BLOCK];
     for j in 0..HALF_BLOCK {
         let s = [
-            F::Lane::from_u64(u64::from(h[0][j])),
-            F::Lane::from_u64(u64::from(h[1][j])),
-            F::Lane::from_u64(u64::from(h[2][j])),
+            F::Lane::from_u64(u64::from(a[j])),
+            F::Lane::from_u64(u64::from(b[j])),
+            F::Lane::from_u64(u64::from(c[j])),
         ];
         r[j] = K::lane::<F, OUT>(s, m, p).to_u64() as u16;
     }
