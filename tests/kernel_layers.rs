@@ -9,10 +9,10 @@ use std::path::Path;
 /// an exact value, the one kernel per operation (and `arith_kernel`, the
 /// arithmetic operations as types; `classify_arith`, the words of an
 /// arithmetic lane for `explain`; `scaled`, the SDWA alternative order),
-/// the DPP gather (a leaf), the lane loops (and `lane_arrays`, the lane
-/// API's container), dispatch, and `arith`, the
-/// arithmetic entry points over dispatch.
-const LAYERS: [&str; 21] = [
+/// the DPP gather and the blocks of F16 register halves (leaves), the
+/// lane loops (and `lane_arrays`, the lane API's container), dispatch,
+/// and `arith`, the arithmetic entry points over dispatch.
+const LAYERS: [&str; 22] = [
     "lane",
     "format",
     "policy",
@@ -29,6 +29,7 @@ const LAYERS: [&str; 21] = [
     "operation",
     "scaled",
     "gather",
+    "halves",
     "lane_loop",
     "lane_arrays",
     "arith_loop",

@@ -9,6 +9,7 @@ use core::marker::PhantomData;
 
 use super::arith_kernel::{ArithKernel, SourceModifiers};
 use super::format::Format;
+use super::halves::{halves, whole_blocks, HALF_BLOCK};
 use super::lane::{sel, Lane};
 use super::lane_loop::{gather_words, load, store, WaveJob, LOW_KEEP};
 use super::modifiers::{LanePolicy, SourceMods};
@@ -289,16 +290,94 @@ impl ArithIo<'_> {
                 dst[i] = sel(a, r as u32, dst[i]);
             }
         } else {
+            // F16: whole blocks, then the lanes left over. FMA packs its
+            // three source halves into u16 lanes first; ADD and MUL read
+            // them from the words in the kernel loop (each measured the
+            // faster for it).
             let dst = &mut self.dst_lo[..n];
-            for i in 0..n {
-                let c = sel(three, source::<F>(c_lo[i], 0, sc), F::Lane::ZERO);
-                let s = [source::<F>(a_lo[i], 0, sa), source::<F>(b_lo[i], 0, sb), c];
-                let r = K::lane::<F, OUT>(s, m, p).to_u64();
-                let a = ALL || exec.wrapping_shr(i as u32) & 1 != 0;
-                let merged = (dst[i] & keep) | (r as u32).wrapping_shl(shift);
-                dst[i] = sel(a, merged, dst[i]);
+            let blocks = whole_blocks(n);
+            let (head, tail) = dst.split_at_mut(blocks);
+            let out = (keep, shift, exec);
+            for (k, d) in head.chunks_exact_mut(HALF_BLOCK).enumerate() {
+                let base = k * HALF_BLOCK;
+                let src = [
+                    &a_lo[base..][..HALF_BLOCK],
+                    &b_lo[base..][..HALF_BLOCK],
+                    &c_lo[base..][..HALF_BLOCK],
+                ];
+                if three {
+                    half_block::<F, K, OUT, ALL>(base, src, [sa, sb, sc], d, out, m, p);
+                } else {
+                    half_lanes::<F, K, OUT, ALL>(base, src, [sa, sb, sc], d, out, m, p);
+                }
             }
+            let src = [&a_lo[blocks..], &b_lo[blocks..], &c_lo[blocks..]];
+            half_lanes::<F, K, OUT, ALL>(blocks, src, [sa, sb, sc], tail, out, m, p);
         }
+    }
+}
+
+/// [`ArithIo::wave_loop`]'s F16 lanes from lane `base` on, as many as
+/// `dst` has: each source half read from its word, the result merged
+/// into the destination word's half.
+#[inline(always)]
+fn half_lanes<F: Format, K: ArithKernel, const OUT: bool, const ALL: bool>(
+    base: usize,
+    src: [&[u32]; 3],
+    shifts: [u32; 3],
+    dst: &mut [u32],
+    (keep, shift, exec): (u32, u32, u64),
+    m: &[SourceMods<F>; 3],
+    p: &LanePolicy<F>,
+) {
+    let three = K::OP.sources() == 3;
+    let n = dst.len();
+    let [a_lo, b_lo, c_lo] = src;
+    let (a_lo, b_lo, c_lo) = (&a_lo[..n], &b_lo[..n], &c_lo[..n]);
+    let [sa, sb, sc] = shifts;
+    for i in 0..n {
+        let c = sel(three, source::<F>(c_lo[i], 0, sc), F::Lane::ZERO);
+        let s = [source::<F>(a_lo[i], 0, sa), source::<F>(b_lo[i], 0, sb), c];
+        let r = K::lane::<F, OUT>(s, m, p).to_u64();
+        let a = ALL || exec.wrapping_shr((base + i) as u32) & 1 != 0;
+        let merged = (dst[i] & keep) | (r as u32).wrapping_shl(shift);
+        dst[i] = sel(a, merged, dst[i]);
+    }
+}
+
+/// One whole block of [`ArithIo::wave_loop`]'s F16 lanes from lane
+/// `base`, for three sources: their halves packed into u16 lanes, the
+/// kernel over them, the results merged into the destination words'
+/// halves. Every slice holds [`HALF_BLOCK`] lanes.
+#[inline(always)]
+fn half_block<F: Format, K: ArithKernel, const OUT: bool, const ALL: bool>(
+    base: usize,
+    src: [&[u32]; 3],
+    shifts: [u32; 3],
+    dst: &mut [u32],
+    (keep, shift, exec): (u32, u32, u64),
+    m: &[SourceMods<F>; 3],
+    p: &LanePolicy<F>,
+) {
+    let dst = &mut dst[..HALF_BLOCK];
+    let (a, b, c) = (
+        halves(src[0], shifts[0]),
+        halves(src[1], shifts[1]),
+        halves(src[2], shifts[2]),
+    );
+    let mut r = [0u16; HALF_BLOCK];
+    for j in 0..HALF_BLOCK {
+        let s = [
+            F::Lane::from_u64(u64::from(a[j])),
+            F::Lane::from_u64(u64::from(b[j])),
+            F::Lane::from_u64(u64::from(c[j])),
+        ];
+        r[j] = K::lane::<F, OUT>(s, m, p).to_u64() as u16;
+    }
+    for j in 0..HALF_BLOCK {
+        let a = ALL || exec.wrapping_shr((base + j) as u32) & 1 != 0;
+        let merged = (dst[j] & keep) | u32::from(r[j]).wrapping_shl(shift);
+        dst[j] = sel(a, merged, dst[j]);
     }
 }
 

@@ -10,6 +10,7 @@
 
 use super::format::Format;
 use super::gather::gather;
+use super::halves::{halves, whole_blocks, HALF_BLOCK};
 use super::lane::{sel, Lane};
 use super::modifiers::LanePolicy;
 use super::operation::Operation;
@@ -322,14 +323,74 @@ impl WaveIo<'_> {
                 dst[i] = sel(a, r as u32, dst[i]);
             }
         } else {
+            // F16: whole blocks, each source half packed into u16 lanes
+            // first (measured faster than reading it from the word in the
+            // kernel loop), then the lanes left over.
             let dst = &mut self.dst_lo[..n];
-            for i in 0..n {
-                let r =
-                    io_lane::<O, F, OUT>(src_lo[i], src_hi[i], src_shift, exp[i], exp_shift, &p);
-                let a = ALL || exec.wrapping_shr(i as u32) & 1 != 0;
-                dst[i] = sel(a, WaveIo::merge(dst[i], r, keep, shift), dst[i]);
+            let blocks = whole_blocks(n);
+            let (head, tail) = dst.split_at_mut(blocks);
+            let shifts = (src_shift, exp_shift, keep, shift);
+            for (k, d) in head.chunks_exact_mut(HALF_BLOCK).enumerate() {
+                let base = k * HALF_BLOCK;
+                let (s, e) = (&src_lo[base..][..HALF_BLOCK], &exp[base..][..HALF_BLOCK]);
+                half_block::<O, F, OUT, ALL>(base, s, e, d, shifts, exec, &p);
             }
+            let (s, e) = (&src_lo[blocks..], &exp[blocks..]);
+            half_lanes::<O, F, OUT, ALL>(blocks, s, e, tail, shifts, exec, &p);
         }
+    }
+}
+
+/// One whole block of [`WaveIo::wave_loop`]'s F16 lanes from lane
+/// `base`: the source halves packed, the kernel over them, the results
+/// merged into the destination words' halves. `src`, `exp` and `dst` hold
+/// [`HALF_BLOCK`] lanes.
+#[inline(always)]
+fn half_block<O: Operation, F: Format, const OUT: bool, const ALL: bool>(
+    base: usize,
+    src: &[u32],
+    exp: &[u32],
+    dst: &mut [u32],
+    (src_shift, exp_shift, keep, shift): (u32, u32, u32, u32),
+    exec: u64,
+    p: &LanePolicy<F>,
+) {
+    let (exp, dst) = (&exp[..HALF_BLOCK], &mut dst[..HALF_BLOCK]);
+    let x = halves(src, src_shift);
+    let mut r = [0u16; HALF_BLOCK];
+    for j in 0..HALF_BLOCK {
+        let e = WaveIo::exponent::<F>(exp[j], exp_shift);
+        r[j] = O::lane::<F, OUT>(F::Lane::from_u64(u64::from(x[j])), e, p).to_u64() as u16;
+    }
+    for j in 0..HALF_BLOCK {
+        let a = ALL || exec.wrapping_shr((base + j) as u32) & 1 != 0;
+        dst[j] = sel(
+            a,
+            WaveIo::merge(dst[j], u64::from(r[j]), keep, shift),
+            dst[j],
+        );
+    }
+}
+
+/// [`WaveIo::wave_loop`]'s F16 lanes from lane `base` on, as many as
+/// `dst` has (fewer than a block): each read from its word, the result
+/// merged into the destination word's half.
+#[inline(always)]
+fn half_lanes<O: Operation, F: Format, const OUT: bool, const ALL: bool>(
+    base: usize,
+    src: &[u32],
+    exp: &[u32],
+    dst: &mut [u32],
+    (src_shift, exp_shift, keep, shift): (u32, u32, u32, u32),
+    exec: u64,
+    p: &LanePolicy<F>,
+) {
+    let n = dst.len();
+    let (src, exp) = (&src[..n], &exp[..n]);
+    for i in 0..n {
+        let r = io_lane::<O, F, OUT>(src[i], 0, src_shift, exp[i], exp_shift, p);
+        let a = ALL || exec.wrapping_shr((base + i) as u32) & 1 != 0;
+        dst[i] = sel(a, WaveIo::merge(dst[i], r, keep, shift), dst[i]);
     }
 }
 

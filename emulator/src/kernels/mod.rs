@@ -5,7 +5,8 @@
 //! (the shared steps); `round` (exact values in the wide lane and their
 //! one rounding); `fract`, `ldexp`, `add`, `mul` and `fma` (the one kernel
 //! of each operation), `arith_kernel` (the arithmetic operations as
-//! types) and `operation`; `gather` (the DPP lane gather, a leaf);
+//! types) and `operation`; `gather` (the DPP lane gather, a leaf) and
+//! `halves` (the blocks of F16 register halves, a leaf);
 //! `lane_loop` and `arith_loop` (the loops over a wave, and the scalar
 //! path's one lane at a time) and `lane_arrays` (FRACT/LDEXP over caller
 //! arrays of any length under EXEC, the lane API's); `dispatch` (which loop and which
@@ -27,6 +28,7 @@ pub mod fma;
 pub mod format;
 pub mod fract;
 pub mod gather;
+mod halves;
 pub mod lane;
 pub mod lane_arrays;
 pub mod lane_loop;
