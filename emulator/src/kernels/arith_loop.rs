@@ -9,6 +9,7 @@ use core::marker::PhantomData;
 
 use super::arith_kernel::{ArithKernel, SourceModifiers};
 use super::format::Format;
+use super::gather::Words;
 use super::halves::{halves, whole_blocks, HALF_BLOCK};
 use super::lane::{sel, Lane};
 use super::lane_loop::{gather_words, load, store, WaveJob, LOW_KEEP};
@@ -440,13 +441,13 @@ impl<F: Format> ArithLanes<F> for ArithIo<'_> {
         // copies exist only on that path (zeroing them costs every call).
         match self.src0_lane {
             Some(index) => {
-                let (mut lo, mut hi) = ([0u32; 64], [0u32; 64]);
-                gather_words(index, self.src_lo[0], &mut lo);
+                let (mut lo, mut hi) = (Words::ZERO, Words::ZERO);
+                gather_words(index, self.src_lo[0], &mut lo.0);
                 if F::WIDTH == 64 {
-                    gather_words(index, self.src_hi[0], &mut hi);
+                    gather_words(index, self.src_hi[0], &mut hi.0);
                 }
                 // The gathered copies are 64 long; the own-lane slices were counted.
-                self.wave_exec::<F, K, OUT>(&m, &p, (&lo[..], &hi[..]));
+                self.wave_exec::<F, K, OUT>(&m, &p, (&lo.0[..], &hi.0[..]));
             }
             None => {
                 let src0 = (self.src_lo[0], self.src_hi[0]);

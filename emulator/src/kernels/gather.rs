@@ -3,19 +3,38 @@
 //! runs. A pure bit move: no value is looked at.
 //!
 //! [`gather`] uses in-register permutes where the CPU has them (x86_64
-//! AVX2, detected at run time) and the portable loop [`gather_portable`]
-//! elsewhere; both give the same words for every table (tested below). A
-//! leaf module: it imports nothing of the crate.
+//! AVX-512 or AVX2, detected at run time) and the portable loop
+//! [`gather_portable`] elsewhere; all give the same words for every table
+//! (tested below). A leaf module: it imports nothing of the crate.
 //!
-//! With `dispatch`, this module holds the crate's `unsafe`: the AVX2
-//! gather's unaligned vector loads and stores, and calling it after the
+//! With `dispatch`, this module holds the crate's `unsafe`: the vector
+//! gathers' unaligned loads and stores, and calling them after the
 //! run-time feature check.
 
 #![allow(unsafe_code)]
 
+/// A register's 64 words on a 64-byte boundary: where a gathered source
+/// is staged for the kernel loop, whose vector loads then neither straddle
+/// a cache line nor span two of the gather's stores.
+#[derive(Clone, Copy, Debug)]
+#[repr(C, align(64))]
+pub struct Words(pub [u32; 64]);
+
+impl Words {
+    /// Every word 0.
+    pub const ZERO: Words = Words([0; 64]);
+}
+
 /// `all[index[i]]` for every lane `i`, or 0 when `index[i]` is 64 or more.
 #[inline(always)]
 pub fn gather(index: &[u8; 64], all: &[u32; 64], out: &mut [u32; 64]) {
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx512f") {
+        // SAFETY: the CPU has AVX-512F, the one feature `x86::gather512`
+        // enables.
+        unsafe { x86::gather512(index, all, out) };
+        return;
+    }
     #[cfg(target_arch = "x86_64")]
     if std::is_x86_feature_detected!("avx2") {
         // SAFETY: the CPU has AVX2, the one feature `x86::gather` enables.
@@ -36,13 +55,48 @@ pub fn gather_portable(index: &[u8; 64], all: &[u32; 64], out: &mut [u32; 64]) {
 #[cfg(target_arch = "x86_64")]
 mod x86 {
     use core::arch::x86_64::{
-        __m128i, __m256i, _mm256_and_si256, _mm256_andnot_si256, _mm256_blendv_ps,
+        __m128i, __m256i, __m512i, _mm256_and_si256, _mm256_andnot_si256, _mm256_blendv_ps,
         _mm256_castps_si256, _mm256_castsi256_ps, _mm256_cmpeq_epi8, _mm256_cmpgt_epi32,
         _mm256_cvtepu8_epi32, _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_or_si256,
         _mm256_permutevar8x32_epi32, _mm256_set1_epi32, _mm256_set1_epi8, _mm256_setr_epi8,
         _mm256_setzero_si256, _mm256_slli_epi32, _mm256_srli_epi16, _mm256_storeu_si256,
-        _mm_loadl_epi64,
+        _mm512_cmple_epu32_mask, _mm512_cvtepu8_epi32, _mm512_loadu_si512, _mm512_mask_blend_epi32,
+        _mm512_maskz_mov_epi32, _mm512_permutex2var_epi32, _mm512_set1_epi32, _mm512_storeu_si512,
+        _mm512_test_epi32_mask, _mm_loadl_epi64, _mm_loadu_si128,
     };
+
+    /// [`super::gather`] for any table in whole registers: each group of 16
+    /// lanes is two two-register permutes (words 0-31 and 32-63, picked by
+    /// bits 4:0 of the index), a blend by bit 5, and the lanes whose index
+    /// is 64 or more zeroed. Each group is stored as one 64-byte register,
+    /// as the kernel loop that reads `out` loads it.
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    pub(super) fn gather512(index: &[u8; 64], all: &[u32; 64], out: &mut [u32; 64]) {
+        // SAFETY: `all` holds 64 words: four loads of 16 (unaligned loads
+        // are allowed).
+        let [w0, w1, w2, w3] = core::array::from_fn::<__m512i, 4, _>(|k| unsafe {
+            _mm512_loadu_si512(all.as_ptr().add(16 * k).cast())
+        });
+        let bit5 = _mm512_set1_epi32(32);
+        let last = _mm512_set1_epi32(63);
+        for (idx, dst) in index.chunks_exact(16).zip(out.chunks_exact_mut(16)) {
+            // SAFETY: `idx` holds 16 bytes, the one 16-byte load.
+            let lanes = _mm512_cvtepu8_epi32(unsafe { _mm_loadu_si128(idx.as_ptr().cast()) });
+            let low = _mm512_permutex2var_epi32(w0, lanes, w1);
+            let high = _mm512_permutex2var_epi32(w2, lanes, w3);
+            let words = _mm512_mask_blend_epi32(_mm512_test_epi32_mask(lanes, bit5), low, high);
+            let inside = _mm512_cmple_epu32_mask(lanes, last);
+            // SAFETY: `dst` holds 16 words, the 64 bytes stored (unaligned
+            // stores are allowed).
+            unsafe {
+                _mm512_storeu_si512(
+                    dst.as_mut_ptr().cast(),
+                    _mm512_maskz_mov_epi32(inside, words),
+                );
+            }
+        }
+    }
 
     /// Whether every lane of a 32-lane half of the table (`first_row`:
     /// its first row, 0 or 2) reads its own row of 16 lanes or nothing
@@ -133,6 +187,31 @@ mod tests {
         *s
     }
 
+    /// The gather of every accelerated path this CPU has, and of
+    /// [`gather`] itself, each by name.
+    fn accelerated(index: &[u8; 64], all: &[u32; 64]) -> Vec<(&'static str, [u32; 64])> {
+        let mut out = Vec::new();
+        let mut words = [0u32; 64];
+        gather(index, all, &mut words);
+        out.push(("gather", words));
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::is_x86_feature_detected!("avx512f") {
+                let mut words = [0u32; 64];
+                // SAFETY: the CPU has AVX-512F.
+                unsafe { x86::gather512(index, all, &mut words) };
+                out.push(("avx512", words));
+            }
+            if std::is_x86_feature_detected!("avx2") {
+                let mut words = [0u32; 64];
+                // SAFETY: the CPU has AVX2.
+                unsafe { x86::gather(index, all, &mut words) };
+                out.push(("avx2", words));
+            }
+        }
+        out
+    }
+
     fn words() -> [u32; 64] {
         let mut all = [0u32; 64];
         for (i, w) in all.iter_mut().enumerate() {
@@ -152,15 +231,16 @@ mod tests {
                 _ => 63 - i as u8,
             };
         }
-        for f in [gather, gather_portable] {
-            let mut out = [0xdead_beef; 64];
-            f(&index, &words(), &mut out);
+        let mut portable = [0xdead_beef; 64];
+        gather_portable(&index, &words(), &mut portable);
+        let paths = accelerated(&index, &words());
+        for (name, out) in [("portable", portable)].into_iter().chain(paths) {
             for (i, &o) in out.iter().enumerate() {
                 let want = match i {
                     10 | 11 => 0,
                     _ => 0x1000_0000 | (63 - i as u32),
                 };
-                assert_eq!(o, want, "lane {i}");
+                assert_eq!(o, want, "{name}, lane {i}");
             }
         }
     }
@@ -173,16 +253,17 @@ mod tests {
         for (i, s) in index.iter_mut().enumerate() {
             *s = if i % 16 == 0 { 64 } else { i as u8 - 1 };
         }
-        for f in [gather, gather_portable] {
-            let mut out = [0xdead_beef; 64];
-            f(&index, &words(), &mut out);
+        let mut portable = [0xdead_beef; 64];
+        gather_portable(&index, &words(), &mut portable);
+        let paths = accelerated(&index, &words());
+        for (name, out) in [("portable", portable)].into_iter().chain(paths) {
             for (i, &o) in out.iter().enumerate() {
                 let want = if i % 16 == 0 {
                     0
                 } else {
                     0x1000_0000 | (i as u32 - 1)
                 };
-                assert_eq!(o, want, "lane {i}");
+                assert_eq!(o, want, "{name}, lane {i}");
             }
         }
     }
@@ -209,10 +290,11 @@ mod tests {
                     _ => (i & !15) as u8 | (r >> 8) as u8 & 15,
                 };
             }
-            let (mut a, mut b) = ([0u32; 64], [1u32; 64]);
-            gather(&index, &all, &mut a);
-            gather_portable(&index, &all, &mut b);
-            assert_eq!(a, b, "table {index:?}");
+            let mut want = [1u32; 64];
+            gather_portable(&index, &all, &mut want);
+            for (name, got) in accelerated(&index, &all) {
+                assert_eq!(got, want, "{name}, table {index:?}");
+            }
         }
     }
 }

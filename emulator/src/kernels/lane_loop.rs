@@ -9,7 +9,7 @@
 //! instruction-set variant, is `dispatch`'s choice.
 
 use super::format::Format;
-use super::gather::gather;
+use super::gather::{gather, Words};
 use super::halves::{halves, whole_blocks, HALF_BLOCK};
 use super::lane::{sel, Lane};
 use super::modifiers::LanePolicy;
@@ -470,19 +470,19 @@ impl<F: Format> Lanes<F> for GatheredIo<'_> {
     #[inline(always)]
     fn wave<O: Operation, const COMMON: bool, const OUT: bool>(&mut self, p: &LanePolicy<F>) {
         let n = self.io.dst_lo.len().min(64);
-        let mut lo = [0u32; 64];
-        gather_words(self.index, self.io.src_lo, &mut lo);
-        let hi: [u32; 64];
+        let mut lo = Words::ZERO;
+        gather_words(self.index, self.io.src_lo, &mut lo.0);
+        let hi: Words;
         let src_hi: &[u32] = if F::WIDTH == 64 {
-            let mut h = [0u32; 64];
-            gather_words(self.index, self.io.src_hi, &mut h);
+            let mut h = Words::ZERO;
+            gather_words(self.index, self.io.src_hi, &mut h.0);
             hi = h;
-            &hi[..n]
+            &hi.0[..n]
         } else {
             &[]
         };
         let mut io = WaveIo {
-            src_lo: &lo[..n],
+            src_lo: &lo.0[..n],
             src_hi,
             src_shift: self.io.src_shift,
             exp: self.io.exp,
