@@ -63,6 +63,17 @@ pub struct SourceModifiers {
     pub neg: [bool; 3],
 }
 
+impl SourceModifiers {
+    /// The six flags as one byte: bit `i` ABS of source `i`, bit `3 + i`
+    /// NEG of source `i` (0: no modifier at all).
+    #[inline(always)]
+    pub fn bits(self) -> u8 {
+        let [a0, a1, a2] = self.abs.map(u8::from);
+        let [n0, n1, n2] = self.neg.map(u8::from);
+        a0 | a1 << 1 | a2 << 2 | n0 << 3 | n1 << 4 | n2 << 5
+    }
+}
+
 /// One arithmetic instruction's operation and modifiers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ArithInstr {

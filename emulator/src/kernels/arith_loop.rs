@@ -490,7 +490,10 @@ impl ArithIo<'_> {
 pub struct ArithJob<'a, K, F: Format, L> {
     lanes: &'a mut L,
     policy: &'a Policy,
-    mods: SourceModifiers,
+    /// The sources' ABS/NEG packed by [`SourceModifiers::bits`]: one byte,
+    /// stored and read whole (six bool stores then one wide load of them
+    /// would miss store-to-load forwarding on every call).
+    mods: u8,
     _op: PhantomData<(K, F)>,
 }
 
@@ -502,14 +505,15 @@ impl<'a, K: ArithKernel, F: Format, L: ArithLanes<F>> ArithJob<'a, K, F, L> {
         ArithJob {
             lanes,
             policy,
-            mods,
+            mods: mods.bits(),
             _op: PhantomData,
         }
     }
 
     #[inline(always)]
     fn source_mods(&self) -> [SourceMods<F>; 3] {
-        [0, 1, 2].map(|i| SourceMods::<F>::new(self.mods.abs[i], self.mods.neg[i]))
+        let bit = |i: u32| self.mods >> i & 1 != 0;
+        [0, 1, 2].map(|i| SourceMods::<F>::new(bit(i), bit(i + 3)))
     }
 }
 
@@ -518,7 +522,7 @@ impl<K: ArithKernel, F: Format, L: ArithLanes<F>> WaveJob for ArithJob<'_, K, F,
     fn wave(&mut self) {
         let lp = LanePolicy::<F>::new(self.policy);
         let m = self.source_mods();
-        let plain = self.mods == SourceModifiers::default();
+        let plain = self.mods == 0;
         if plain & LanePolicy::<F>::is_common(self.policy) {
             self.lanes.wave::<K, true, false>(&m, &lp)
         } else if lp.has_output_modifiers() {
