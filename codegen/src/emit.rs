@@ -1033,7 +1033,7 @@ pub fn target_module(model: &Model, t: &TargetModel) -> Result<String, Error> {
 }
 
 /// `instructions.rs`: the `Opcode` enum, one variant per entry of
-/// `isa-spec/instructions/valu.yaml`, each with its [`OpcodeInfo`] descriptor,
+/// `isa-spec/instructions/valu.yaml`, each with its `OpcodeInfo` descriptor,
 /// and the mnemonics recognised but not modelled.
 pub fn instructions_module(model: &Model) -> Result<String, Error> {
     let set = &model.instructions;

@@ -18,7 +18,7 @@ use crate::{exec_error, shape_text, ExecError};
 
 /// One wave of one target. `v` is the VGPR file as a (256, lanes) uint32
 /// array and `s` the SGPRs as a (106,) uint32 array: views you read and
-/// write in place (w.v[1] = 0x3f800000; w.v[2, 5] = ...). Each read of
+/// write in place (`w.v[1] = 0x3f800000`; `w.v[2, 5] = ...`). Each read of
 /// `w.v` or `w.s` is a new view, so reshaping it (`w.v.shape = ...`) leaves
 /// the wave's registers as they were. MODE, EXEC, VCC and M0 are
 /// attributes. Every register starts at 0, every lane active.
@@ -92,13 +92,13 @@ fn register(reg: usize, count: usize, kind: &str) -> PyResult<usize> {
     }
 }
 
-/// The row v[reg] of a (256, lanes) register file.
+/// The row `v[reg]` of a (256, lanes) register file.
 fn row(v: &[u32], reg: usize, lanes: usize) -> PyResult<&[u32]> {
     v.get(reg * lanes..(reg + 1) * lanes)
         .ok_or_else(|| ExecError::new_err(format!("vgpr {reg} out of range")))
 }
 
-/// The rows v[reg] and v[reg + 1] of a (256, lanes) register file.
+/// The rows `v[reg]` and `v[reg + 1]` of a (256, lanes) register file.
 fn pair_rows(v: &[u32], reg: usize, lanes: usize) -> PyResult<(&[u32], &[u32])> {
     let rows = v
         .get(reg * lanes..(reg + 2) * lanes)
@@ -221,7 +221,7 @@ impl Wave {
         self.s.bind(py).call_method0("view")
     }
 
-    /// The 64-bit pair v[reg:reg+1] of every lane (low dword in v[reg]),
+    /// The 64-bit pair `v[reg:reg+1]` of every lane (low dword in `v[reg]`),
     /// as a new uint64 array.
     fn v64<'py>(&self, py: Python<'py>, reg: usize) -> PyResult<Bound<'py, PyArray1<u64>>> {
         register(reg, NUM_VGPRS - 1, "vgpr pair")?;
@@ -238,7 +238,7 @@ impl Wave {
         Ok(PyArray1::from_vec(py, pair))
     }
 
-    /// Set the pair v[reg:reg+1] of every lane from an int, or an array of
+    /// Set the pair `v[reg:reg+1]` of every lane from an int, or an array of
     /// `lanes` unsigned integers (any strides).
     fn set_v64(&self, py: Python<'_>, reg: usize, values: &Bound<'_, PyAny>) -> PyResult<()> {
         register(reg, NUM_VGPRS - 1, "vgpr pair")?;

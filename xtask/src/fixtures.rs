@@ -549,7 +549,7 @@ const DPP_DISASM_HEADER: &str = "\
 ";
 
 /// The disassembly-only DPP fixture of `target`: each word of
-/// [`dpp_fixtures::dpp_words`] with LLVM's text and re-encoding.
+/// [`crate::dpp_fixtures::dpp_words`] with LLVM's text and re-encoding.
 fn dpp_disasm_fixture(target: Target<'_>, work: &Path) -> Result<String, String> {
     let words = crate::dpp_fixtures::dpp_words();
     let mut text = String::from(DPP_DISASM_HEADER);

@@ -348,8 +348,8 @@ pub(crate) fn plainly_valid<O: Operation, F: Format>(
     instr.dpp.is_none() && plainly_valid_but_dpp::<O, F>(spec, wave, instr, false)
 }
 
-/// [`plainly_valid`] of `instr` without its DPP part; with
-/// `e32_src0_mods`, src0 ABS/NEG on an e32 word are allowed (a DPP16 word
+/// The quick check of `instr` (`plainly_valid`, kept for the tests)
+/// without its DPP part; with `e32_src0_mods`, src0 ABS/NEG on an e32 word are allowed (a DPP16 word
 /// carries them).
 #[inline]
 pub(crate) fn plainly_valid_but_dpp<O: Operation, F: Format>(
@@ -366,7 +366,7 @@ pub(crate) fn plainly_valid_but_dpp<O: Operation, F: Format>(
     operands_plainly_valid::<O, F>(spec, instr) && shape(spec, wave, instr)
 }
 
-/// The part of [`plainly_valid`] that reads only what a [`ShapeKey`]
+/// The part of [`plainly_valid_but_dpp`] that reads only what a [`ShapeKey`]
 /// holds (target, wave size, opcode, encoding, modifiers), not the
 /// operands.
 fn shape_plainly_valid(spec: &TargetSpec, wave: &Wave, instr: &Instruction) -> bool {
@@ -398,7 +398,7 @@ fn shape_valid_with(
         && spec.supports_wave(wave.size())
 }
 
-/// The part of [`plainly_valid`] that reads the operands (and no more of
+/// The part of [`plainly_valid_but_dpp`] that reads the operands (and no more of
 /// the target than true16 and pair alignment): every one a VGPR in range,
 /// no SDWA, no src2, src1 exactly for LDEXP.
 #[inline(always)]
