@@ -153,21 +153,11 @@ mod tests {
         round: crate::kernels::policy::Round,
         keep_out: bool,
     ) -> crate::kernels::policy::Policy {
-        use crate::kernels::policy::{Omod, OmodDecision, Policy, SubNan, Tininess};
+        use crate::kernels::policy::Policy;
         Policy {
             round,
-            keep_input_denorm: true,
             keep_output_denorm: keep_out,
-            saturate_overflow: false,
-            omod: Omod::None,
-            omod_decision: OmodDecision::Absent,
-            clamp: false,
-            clamp_nan_to_zero: false,
-            quiet_snan: true,
-            abs: false,
-            neg: false,
-            sub_nan: SubNan::Ieee,
-            tininess: Tininess::AfterRounding,
+            ..Policy::COMMON
         }
     }
 

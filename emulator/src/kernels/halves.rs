@@ -47,25 +47,14 @@ mod tests {
     use crate::kernels::format::F16;
     use crate::kernels::lane_loop::WaveIo;
     use crate::kernels::operation::{Fract, Ldexp, Operation};
-    use crate::kernels::policy::{Omod, OmodDecision, Policy, Round, SubNan, Tininess};
+    use crate::kernels::policy::Policy;
 
     /// Round to nearest even, subnormals kept, no OMOD, CLAMP or ABS/NEG
-    /// (MODE 0xf0).
+    /// (MODE 0xf0), signalling NaNs kept.
     fn plain() -> Policy {
         Policy {
-            round: Round::NearestEven,
-            keep_input_denorm: true,
-            keep_output_denorm: true,
-            saturate_overflow: false,
-            omod: Omod::None,
-            omod_decision: OmodDecision::Absent,
-            clamp: false,
-            clamp_nan_to_zero: false,
             quiet_snan: false,
-            abs: false,
-            neg: false,
-            sub_nan: SubNan::Ieee,
-            tininess: Tininess::AfterRounding,
+            ..Policy::COMMON
         }
     }
 

@@ -11,7 +11,7 @@
 
 use super::format::Format;
 use super::lane::{sel, Lane};
-use super::policy::{Omod, OmodDecision, Policy, Round, SubNan, Tininess};
+use super::policy::{Omod, Policy, Round, SubNan, Tininess};
 
 /// A constant of format `F` in its lane type.
 #[inline(always)]
@@ -144,26 +144,11 @@ impl<F: Format> LanePolicy<F> {
         }
     }
 
-    /// The most common policy: nearest-even, subnormals kept, signalling
-    /// NaNs quieted, no modifiers (MODE 0xf0 on gfx1201, no OMOD/CLAMP).
-    /// The loops are instantiated for it with every field a constant.
+    /// [`Policy::COMMON`] for the lanes. The loops are instantiated for it
+    /// with every field a constant.
     #[inline(always)]
     pub fn common() -> LanePolicy<F> {
-        LanePolicy::new(&Policy {
-            round: Round::NearestEven,
-            keep_input_denorm: true,
-            keep_output_denorm: true,
-            saturate_overflow: false,
-            omod: Omod::None,
-            omod_decision: OmodDecision::Absent,
-            clamp: false,
-            clamp_nan_to_zero: false,
-            quiet_snan: true,
-            abs: false,
-            neg: false,
-            sub_nan: SubNan::Ieee,
-            tininess: Tininess::AfterRounding,
-        })
+        LanePolicy::new(&Policy::COMMON)
     }
 
     /// Whether `p` lowers to [`LanePolicy::common`], decided on the policy's

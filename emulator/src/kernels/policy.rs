@@ -332,6 +332,24 @@ pub struct Modifiers {
 }
 
 impl Policy {
+    /// The most common policy: nearest-even, subnormals kept, signalling
+    /// NaNs quieted, no modifiers (MODE 0xf0 on gfx1201, no OMOD/CLAMP).
+    pub const COMMON: Policy = Policy {
+        round: Round::NearestEven,
+        keep_input_denorm: true,
+        keep_output_denorm: true,
+        saturate_overflow: false,
+        omod: Omod::None,
+        omod_decision: OmodDecision::Absent,
+        clamp: false,
+        clamp_nan_to_zero: false,
+        quiet_snan: true,
+        abs: false,
+        neg: false,
+        sub_nan: SubNan::Ieee,
+        tininess: Tininess::AfterRounding,
+    };
+
     /// Build the policy for a result format `F` from the target's rules,
     /// MODE and the instruction's modifiers.
     pub fn new<F: Format>(rules: &FloatRules, mode: Mode, mods: Modifiers) -> Policy {
