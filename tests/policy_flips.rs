@@ -272,6 +272,26 @@ fn snan_kept_with_ieee_off_or_quiet() {
     }
 }
 
+#[test]
+fn a_spec_changed_in_place_is_not_served_by_the_waves_note() {
+    // Only the generated specs are noted (by their address): a copy changed
+    // in place between two runs of one instruction on one wave must give
+    // each run its own policy. On gfx1030 with MODE.IEEE = 0 an sNaN
+    // 0x7f800001 comes out as it went in under keep_when_ieee_off, and
+    // with its quiet bit, 0x7fc00001, once flipped to `quiet` (§10.1, §4):
+    // for FRACT (its one source) and for ADD (src0 the NaN, src1 +0).
+    for text in ["v_fract_f32_e32 v0, v1", "v_add_f32_e32 v0, v1, v2"] {
+        let instr = asm::parse(Target::Gfx1030, text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        let mut spec = *Target::Gfx1030.spec();
+        let mut wave = wave_with(Target::Gfx1030, 0, &[0, 0x7f80_0001, 0]);
+        execute_with_spec(&spec, &mut wave, &instr).expect("executes");
+        assert_eq!(wave.vgpr(0, 0).expect("in range"), 0x7f80_0001, "{text}");
+        spec.snan = flipped(SnanPolicy::Quiet);
+        execute_with_spec(&spec, &mut wave, &instr).expect("executes");
+        assert_eq!(wave.vgpr(0, 0).expect("in range"), 0x7fc0_0001, "{text}");
+    }
+}
+
 /// One lane of the arithmetic kernel of `op` in `format` under `spec`'s
 /// float rules (the executor does not run the arithmetic yet).
 fn arith(spec: &TargetSpec, op: ArithOp, format: FormatKind, mode: u32, srcs: [u64; 3]) -> u64 {

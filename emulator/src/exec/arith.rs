@@ -15,7 +15,7 @@
 
 use super::arith_in_place::{in_place, plainly_valid_arith};
 use super::dpp::{plan_arith, Plan};
-use super::noted::{hit_arith, layout, run_arith_op, shape_key};
+use super::noted::{hit_arith, layout, note, run_arith_op};
 use super::operands::{half_shift, read_operand};
 use super::write::{dst_placement, sdwa_merge};
 use super::{invalid, validate};
@@ -27,7 +27,7 @@ use crate::kernels::modifiers::SourceMods;
 use crate::kernels::scaled::ScaledBeforeRounding;
 use crate::kernels::{Format, FormatKind, Modifiers, Omod, Policy};
 use crate::target::{SdwaF16Output, TargetSpec};
-use crate::wave::{CheckedShape, Wave, MAX_LANES, NUM_VGPRS};
+use crate::wave::{Wave, MAX_LANES, NUM_VGPRS};
 
 /// Run the kernel over the lanes of `io` ([`run_arith`]). Unit tests can
 /// break this write-back on purpose (the test-only `fault` module).
@@ -274,15 +274,7 @@ fn noted_arith<F: Format>(
     let width = |slot: usize| info.sources.get(slot).map_or(0, |t| t.bits());
     let widths = [F::WIDTH, width(0), width(1), width(2)];
     let layout = layout::<F>(spec, instr, widths, Some(op), mods);
-    // Only a generated spec is a static whose address names it.
-    let key = shape_key(spec, wave, instr, (None, F::KIND));
-    if let (Some(key), true) = (key, core::ptr::eq(spec, spec.target.spec())) {
-        wave.checked = Some(CheckedShape {
-            key,
-            policy,
-            layout,
-        });
-    }
+    note(spec, wave, instr, (None, F::KIND), policy, layout);
     if run_arith_op::<F>(wave, instr, &policy, &layout) {
         return Ok(());
     }

@@ -629,7 +629,7 @@ fn checked_plan(
     instr: &Instruction,
     dpp: Dpp,
 ) -> Result<Plan, ExecError> {
-    if !core::ptr::eq(spec, spec.target.spec()) {
+    if !super::noted::generated(spec) {
         return build_plan(spec, wave, instr, dpp);
     }
     let mods = instr.src0_mods;

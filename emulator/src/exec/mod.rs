@@ -223,15 +223,7 @@ fn new_shape<O: Operation, F: Format>(
         policy::<F>(spec, wave, instr),
         op_layout::<O, F>(spec, instr),
     );
-    // Only a generated spec is a static whose address names it.
-    let key = shape_key(spec, wave, instr, (kind_of::<O>(), F::KIND));
-    if let (Some(key), true) = (key, core::ptr::eq(spec, spec.target.spec())) {
-        wave.checked = Some(CheckedShape {
-            key,
-            policy,
-            layout,
-        });
-    }
+    noted::note(spec, wave, instr, (kind_of::<O>(), F::KIND), policy, layout);
     Some((policy, layout))
 }
 
@@ -281,7 +273,7 @@ fn new_dpp_shape<O: Operation, F: Format>(
     } else {
         shape_plainly_valid(spec, wave, instr)
     };
-    if !shape_ok || !core::ptr::eq(spec, spec.target.spec()) {
+    if !shape_ok || !noted::generated(spec) {
         return None;
     }
     let plan = dpp::plan::<O, F>(spec, wave, instr, d).ok()?;

@@ -44,6 +44,37 @@ pub(super) fn shape_key(
     })
 }
 
+/// Whether `spec` is one of the generated targets' specs: only such a
+/// static, which never changes, is named by its address in a key.
+#[inline(always)]
+pub(super) fn generated(spec: &TargetSpec) -> bool {
+    core::ptr::eq(spec, spec.target.spec())
+}
+
+/// Note `instr`'s shape on `wave`, run with `kernel` under `policy` and
+/// the operand `layout`, so a later instruction of the same shape is
+/// checked only for its register numbers: when `spec` is a generated one
+/// and the shape has a key ([`shape_key`]).
+pub(super) fn note(
+    spec: &TargetSpec,
+    wave: &mut Wave,
+    instr: &Instruction,
+    kernel: Kernel,
+    policy: Policy,
+    layout: Layout,
+) {
+    if !generated(spec) {
+        return;
+    }
+    if let Some(key) = shape_key(spec, wave, instr, kernel) {
+        wave.checked = Some(CheckedShape {
+            key,
+            policy,
+            layout,
+        });
+    }
+}
+
 /// Whether `instr` on `wave` under `spec`, for `kernel`, has the key
 /// `key` ([`shape_key`]): the same target, wave size, MODE and kernel, and
 /// the same instruction but for the register numbers.
