@@ -21,6 +21,20 @@ use crate::target::{Target, TargetSpec, WaveSize};
 use crate::test_rng::Rng;
 use crate::wave::Wave;
 
+/// `instr` run with kernel `O` in format `F` by `execute` on `fast` (the
+/// note's path first) and by the checks alone on `slow`.
+fn noted_and_checked<O: Operation, F: Format>(
+    spec: &TargetSpec,
+    fast: &mut Wave,
+    slow: &mut Wave,
+    instr: &Instruction,
+) -> (Result<(), ExecError>, Result<(), ExecError>) {
+    (
+        super::execute::<O, F>(spec, fast, instr),
+        super::execute_checked::<O, F>(spec, slow, instr),
+    )
+}
+
 /// FRACT/LDEXP through the general path only: the same checks as
 /// [`super::execute`], then [`write::copied`].
 fn general_op<O: Operation, F: Format>(
@@ -629,30 +643,18 @@ fn a_noted_shape_serves_only_instructions_with_its_key() {
         // The kernel: the noted shape run as another operation is refused,
         // as without a note.
         let (got, want) = if instr.opcode == Opcode::FractF32 {
-            (
-                super::execute::<Ldexp, F32>(gfx1201, &mut fast, &instr),
-                super::execute_checked::<Ldexp, F32>(gfx1201, &mut slow, &instr),
-            )
+            noted_and_checked::<Ldexp, F32>(gfx1201, &mut fast, &mut slow, &instr)
         } else {
-            (
-                super::execute::<Fract, F32>(gfx1201, &mut fast, &instr),
-                super::execute_checked::<Fract, F32>(gfx1201, &mut slow, &instr),
-            )
+            noted_and_checked::<Fract, F32>(gfx1201, &mut fast, &mut slow, &instr)
         };
         assert_eq!(got, want, "{instr:?} as another operation");
         assert!(got.is_err(), "{instr:?} as another operation");
         // The same operation in another format: refused too (the kernel's
         // format is in the key as well as its operation).
         let (got, want) = if instr.opcode == Opcode::LdexpF32 {
-            (
-                super::execute::<Ldexp, F64>(gfx1201, &mut fast, &instr),
-                super::execute_checked::<Ldexp, F64>(gfx1201, &mut slow, &instr),
-            )
+            noted_and_checked::<Ldexp, F64>(gfx1201, &mut fast, &mut slow, &instr)
         } else {
-            (
-                super::execute::<Fract, F16>(gfx1201, &mut fast, &instr),
-                super::execute_checked::<Fract, F16>(gfx1201, &mut slow, &instr),
-            )
+            noted_and_checked::<Fract, F16>(gfx1201, &mut fast, &mut slow, &instr)
         };
         assert_eq!(got, want, "{instr:?} in another format");
         assert!(got.is_err(), "{instr:?} in another format");
