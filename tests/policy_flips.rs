@@ -293,7 +293,7 @@ fn a_spec_changed_in_place_is_not_served_by_the_waves_note() {
 }
 
 /// One lane of the arithmetic kernel of `op` in `format` under `spec`'s
-/// float rules (the executor does not run the arithmetic yet).
+/// float rules.
 fn arith(spec: &TargetSpec, op: ArithOp, format: FormatKind, mode: u32, srcs: [u64; 3]) -> u64 {
     let rules = float_rules(spec);
     arith_lane(ArithInstr::new(op), format, &rules, Mode(mode), srcs).expect("valid lane")

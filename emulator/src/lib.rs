@@ -183,9 +183,8 @@ pub mod __testing {
         crate::generated::execute_spec(spec, wave, instr)
     }
 
-    /// Run the arithmetic kernel of `instr` (ADD, SUB, SUBREV, MUL, FMA;
-    /// not yet reachable through [`execute`](crate::execute)) in `format`
-    /// over lanes of raw encodings: `dst[i]` gets the result of lane `i` of
+    /// Run the arithmetic kernel of `instr` (ADD, SUB, SUBREV, MUL, FMA)
+    /// in `format` over lanes of raw encodings: `dst[i]` gets the result of lane `i` of
     /// `srcs` (src0, src1, src2; src2 is read only by FMA) under `rules`
     /// and `mode`, as one VOP3 instruction. Sources of another length than
     /// `dst`, or an encoding wider than the format, are an error.
