@@ -12,7 +12,7 @@ use super::format::Format;
 use super::gather::Words;
 use super::halves::{halves, whole_blocks, HALF_BLOCK};
 use super::lane::{sel, Lane};
-use super::lane_loop::{gather_words, load, store, WaveJob, LOW_KEEP};
+use super::lane_loop::{gather_words, load, store, WaveIo, WaveJob, LOW_KEEP};
 use super::modifiers::{LanePolicy, SourceMods};
 use super::policy::Policy;
 
@@ -341,8 +341,7 @@ fn half_lanes<F: Format, K: ArithKernel, const OUT: bool, const ALL: bool>(
         let s = [source::<F>(a_lo[i], 0, sa), source::<F>(b_lo[i], 0, sb), c];
         let r = K::lane::<F, OUT>(s, m, p).to_u64();
         let a = ALL || exec.wrapping_shr((base + i) as u32) & 1 != 0;
-        let merged = (dst[i] & keep) | (r as u32).wrapping_shl(shift);
-        dst[i] = sel(a, merged, dst[i]);
+        dst[i] = sel(a, WaveIo::merge(dst[i], r, keep, shift), dst[i]);
     }
 }
 
@@ -377,7 +376,7 @@ fn half_block<F: Format, K: ArithKernel, const OUT: bool, const ALL: bool>(
     }
     for j in 0..HALF_BLOCK {
         let a = ALL || exec.wrapping_shr((base + j) as u32) & 1 != 0;
-        let merged = (dst[j] & keep) | u32::from(r[j]).wrapping_shl(shift);
+        let merged = WaveIo::merge(dst[j], u64::from(r[j]), keep, shift);
         dst[j] = sel(a, merged, dst[j]);
     }
 }
@@ -427,7 +426,7 @@ impl<F: Format> ArithLanes<F> for ArithIo<'_> {
                 *d = r as u32;
             }
         } else if let Some(d) = self.dst_lo.get_mut(i) {
-            *d = (*d & self.dst_keep) | (r as u32).wrapping_shl(self.dst_shift);
+            *d = WaveIo::merge(*d, r, self.dst_keep, self.dst_shift);
         }
     }
     #[inline(always)]

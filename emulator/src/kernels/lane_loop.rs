@@ -253,7 +253,7 @@ impl WaveIo<'_> {
     /// A 32-bit (or 16-bit) result merged into the old destination word.
     #[inline(always)]
     pub fn merge(old: u32, result: u64, keep: u32, shift: u32) -> u32 {
-        (old & keep) | (result as u32) << shift
+        (old & keep) | (result as u32).wrapping_shl(shift)
     }
 
     /// The loop of [`Lanes::wave`]: `ALL` when every lane is active (EXEC
