@@ -264,3 +264,126 @@ fn short_slices_cut_the_lanes_instead_of_panicking() {
         (&[0x4000_0000, 0x4000_0000, 9, 9], &[]),
     );
 }
+
+/// The common instantiation (every policy field a constant) runs exactly
+/// the policies equal to `Policy::COMMON` in every field that changes a
+/// lane: each such field alone changed makes a policy uncommon, and only
+/// `omod_decision` (which explains, not computes) and `clamp_nan_to_zero`
+/// (which matters only with CLAMP) may differ.
+#[test]
+fn only_the_common_policy_runs_the_common_instantiation() {
+    use amdgpu_valu::__testing::kernels::{LanePolicy, OmodDecision, Round};
+    let c = Policy::COMMON;
+    let uncommon = [
+        (
+            "round",
+            Policy {
+                round: Round::TowardZero,
+                ..c
+            },
+        ),
+        (
+            "keep_input_denorm",
+            Policy {
+                keep_input_denorm: false,
+                ..c
+            },
+        ),
+        (
+            "keep_output_denorm",
+            Policy {
+                keep_output_denorm: false,
+                ..c
+            },
+        ),
+        (
+            "saturate_overflow",
+            Policy {
+                saturate_overflow: true,
+                ..c
+            },
+        ),
+        (
+            "omod",
+            Policy {
+                omod: Omod::Mul2,
+                ..c
+            },
+        ),
+        ("clamp", Policy { clamp: true, ..c }),
+        (
+            "quiet_snan",
+            Policy {
+                quiet_snan: false,
+                ..c
+            },
+        ),
+        ("abs", Policy { abs: true, ..c }),
+        ("neg", Policy { neg: true, ..c }),
+        (
+            "sub_nan",
+            Policy {
+                sub_nan: SubNan::NegateSubtrahend,
+                ..c
+            },
+        ),
+        (
+            "tininess",
+            Policy {
+                tininess: Tininess::BeforeRounding,
+                ..c
+            },
+        ),
+    ];
+    for (field, p) in uncommon {
+        assert!(
+            !LanePolicy::<F32>::is_common(&p),
+            "{field} changed: still common"
+        );
+        assert!(
+            !LanePolicy::<F64>::is_common(&p),
+            "{field} changed: still common"
+        );
+    }
+    let same_lanes = [
+        Policy {
+            omod_decision: OmodDecision::IgnoredIeee,
+            ..c
+        },
+        Policy {
+            clamp_nan_to_zero: true,
+            ..c
+        },
+    ];
+    for p in std::iter::once(c).chain(same_lanes) {
+        assert!(LanePolicy::<F16>::is_common(&p), "{p:?} is common");
+    }
+}
+
+/// A policy off the common one in `sub_nan` alone runs its own rule on the
+/// vectorised path: F32 1.0 - qNaN 0x7fc00000 gives the NaN as it is under
+/// IEEE subtraction, and with its sign flipped (0xffc00000) when the
+/// subtrahend is negated first (docs/semantics.md §10.9).
+#[test]
+fn a_nan_subtrahend_follows_sub_nan_on_the_vectorised_path() {
+    let one = 0x3f80_0000u32;
+    let nan = 0x7fc0_0000u32;
+    for (rule, want) in [(SubNan::Ieee, nan), (SubNan::NegateSubtrahend, 0xffc0_0000)] {
+        let p = Policy {
+            sub_nan: rule,
+            ..Policy::COMMON
+        };
+        let (a, b) = (vec![one; 20], vec![nan; 20]);
+        let mut dst = vec![0u32; 20];
+        let none = SourceModifiers::default();
+        arith_slices_on::<F32>(
+            KernelPath::Simd,
+            ArithOp::Sub,
+            &p,
+            none,
+            [&a, &b, &[]],
+            &mut dst,
+        );
+        assert!(dst.iter().all(|&d| d == want), "{rule:?}: {dst:08x?}");
+    }
+}

@@ -519,12 +519,16 @@ impl<'a, K: ArithKernel, F: Format, L: ArithLanes<F>> ArithJob<'a, K, F, L> {
 impl<K: ArithKernel, F: Format, L: ArithLanes<F>> WaveJob for ArithJob<'_, K, F, L> {
     #[inline(always)]
     fn wave(&mut self) {
+        // The common case first, as in `run_wave`.
+        if (self.mods == 0) & LanePolicy::<F>::is_common(self.policy) {
+            let m = [SourceMods::new(false, false); 3];
+            return self
+                .lanes
+                .wave::<K, true, false>(&m, &LanePolicy::<F>::common());
+        }
         let lp = LanePolicy::<F>::new(self.policy);
         let m = self.source_mods();
-        let plain = self.mods == 0;
-        if plain & LanePolicy::<F>::is_common(self.policy) {
-            self.lanes.wave::<K, true, false>(&m, &lp)
-        } else if lp.has_output_modifiers() {
+        if lp.has_output_modifiers() {
             self.lanes.wave::<K, false, true>(&m, &lp)
         } else {
             self.lanes.wave::<K, false, false>(&m, &lp)

@@ -82,10 +82,14 @@ impl<O: Operation, F: Format, L: Lanes<F>> WaveJob for OpJob<'_, O, F, L> {
 /// Inlined into each instruction-set variant of `dispatch`.
 #[inline(always)]
 pub fn run_wave<O: Operation, F: Format, L: Lanes<F>>(lanes: &mut L, p: &Policy) {
-    let lp = LanePolicy::<F>::new(p);
+    // The common case decided first, before any lane policy is built: this
+    // is the path from the call to the loop, which a loop too long for the
+    // reorder window cannot overlap with (measured: 2-4 ns per call).
     if LanePolicy::<F>::is_common(p) {
-        lanes.wave::<O, true, false>(&lp)
-    } else if lp.has_output_modifiers() {
+        return lanes.wave::<O, true, false>(&LanePolicy::<F>::common());
+    }
+    let lp = LanePolicy::<F>::new(p);
+    if lp.has_output_modifiers() {
         lanes.wave::<O, false, true>(&lp)
     } else {
         lanes.wave::<O, false, false>(&lp)

@@ -288,6 +288,7 @@ impl OmodDecision {
 
 /// Everything a lane kernel needs, decided once per instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(C)]
 pub struct Policy {
     /// FP_ROUND of the result format.
     pub round: Round,
@@ -349,6 +350,33 @@ impl Policy {
         sub_nan: SubNan::Ieee,
         tininess: Tininess::AfterRounding,
     };
+
+    /// The fields that decide the lanes' behaviour, one byte each in
+    /// declaration order (`repr(C)`, so LLVM reads them as two wide
+    /// loads), with the two that do not (`omod_decision`, which only
+    /// explains, and `clamp_nan_to_zero`, which matters only with `clamp`)
+    /// as 0.
+    #[inline(always)]
+    pub const fn lane_key(&self) -> u128 {
+        u128::from_le_bytes([
+            self.round as u8,
+            self.keep_input_denorm as u8,
+            self.keep_output_denorm as u8,
+            self.saturate_overflow as u8,
+            self.omod as u8,
+            0,
+            self.clamp as u8,
+            0,
+            self.quiet_snan as u8,
+            self.abs as u8,
+            self.neg as u8,
+            self.sub_nan as u8,
+            self.tininess as u8,
+            0,
+            0,
+            0,
+        ])
+    }
 
     /// Build the policy for a result format `F` from the target's rules,
     /// MODE and the instruction's modifiers.
