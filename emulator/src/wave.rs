@@ -39,6 +39,14 @@ impl RegisterSet {
     /// Add registers `first..first + count` (those above 255 are ignored).
     #[inline(always)]
     pub fn insert_range(&mut self, first: usize, count: usize) {
+        // The executor's case, one register or a pair within one word, as
+        // one OR.
+        if count <= 2 && first % 64 + count <= 64 {
+            if let Some(word) = self.0.get_mut(first / 64) {
+                *word |= ((1 << count) - 1) << (first % 64);
+            }
+            return;
+        }
         for index in first..first.saturating_add(count) {
             self.insert(index);
         }
@@ -751,5 +759,57 @@ impl<'a> VgprSources<'a> {
                 .get(index.checked_sub(self.first + self.count)?)?
         };
         reg.0.get(..self.lanes)
+    }
+
+    /// The lanes of registers `index` and `index + 1` (an F64 operand's
+    /// low and high words), unless either is out of range or one of the
+    /// registers to write: [`VgprSources::src`] of both, in one range
+    /// check.
+    #[inline(always)]
+    pub(crate) fn src_pair(&self, index: usize) -> Option<(&'a [u32], &'a [u32])> {
+        let regs = if index < self.first {
+            self.before.get(index..index.checked_add(2)?)?
+        } else {
+            let i = index.checked_sub(self.first + self.count)?;
+            self.after.get(i..i.checked_add(2)?)?
+        };
+        let [lo, hi] = regs else {
+            return None;
+        };
+        Some((lo.0.get(..self.lanes)?, hi.0.get(..self.lanes)?))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RegisterSet;
+
+    /// The registers of `set`, in order.
+    fn members(set: &RegisterSet) -> Vec<usize> {
+        (0..300).filter(|&i| set.contains(i)).collect()
+    }
+
+    /// A range is exactly its registers: one, a pair inside a 64-bit word
+    /// (the one-OR case), a pair across words 0 and 1, a longer run, and
+    /// ranges reaching past v255, whose registers above it are ignored.
+    #[test]
+    fn insert_range_adds_exactly_its_registers() {
+        let cases: [(usize, usize, &[usize]); 7] = [
+            (10, 1, &[10]),
+            (10, 2, &[10, 11]),
+            (62, 2, &[62, 63]),
+            (63, 2, &[63, 64]),
+            (127, 4, &[127, 128, 129, 130]),
+            (255, 2, &[255]),
+            (300, 2, &[]),
+        ];
+        for (first, count, want) in cases {
+            let mut set = RegisterSet::EMPTY;
+            set.insert_range(first, count);
+            assert_eq!(members(&set), want, "insert_range({first}, {count})");
+        }
+        let mut set = RegisterSet::EMPTY;
+        set.insert_range(usize::MAX, 2);
+        assert!(set.is_empty(), "a range from usize::MAX adds nothing");
     }
 }

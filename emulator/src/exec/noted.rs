@@ -312,17 +312,8 @@ fn op_in_split<O: Operation, F: Format>(
     exec: u64,
     gather: Option<&[u8; MAX_LANES]>,
 ) -> bool {
-    let wide = F::WIDTH == 64;
     let (split, dst_lo, dst_hi) = split.parts();
-    let src = usize::from(regs[1]);
-    let (Some(src_lo), Some(src_hi)) = (
-        split.src(src),
-        if wide {
-            split.src(src + 1)
-        } else {
-            Some(&[][..])
-        },
-    ) else {
+    let Some((src_lo, src_hi)) = source_words::<F>(&split, regs[1]) else {
         return false;
     };
     let exp = if O::HAS_EXPONENT {
@@ -578,12 +569,11 @@ fn source_words<'a, F: Format>(
     index: u16,
 ) -> Option<(&'a [u32], &'a [u32])> {
     let i = usize::from(index);
-    let hi = if F::WIDTH == 64 {
-        split.src(i + 1)?
+    if F::WIDTH == 64 {
+        split.src_pair(i)
     } else {
-        &[]
-    };
-    Some((split.src(i)?, hi))
+        Some((split.src(i)?, &[]))
+    }
 }
 
 /// [`hit_op`] for an arithmetic `instr` in format `F`; inlined into
