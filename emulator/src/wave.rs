@@ -4,7 +4,7 @@
 use crate::dpp::{Dpp, Plan};
 use crate::error::ExecError;
 use crate::instr::Special;
-use crate::kernels::arith::{ArithOp, SourceModifiers};
+use crate::kernels::arith::ArithOp;
 use crate::kernels::{Mode, Policy};
 use crate::target::{Target, WaveSize};
 
@@ -210,8 +210,11 @@ pub(crate) struct Layout {
     pub(crate) op: Option<ArithOp>,
     /// FMAC: src2 is the destination's own words.
     pub(crate) accumulator: bool,
-    /// Each source's ABS/NEG (the arithmetic; FRACT's are in the policy).
-    pub(crate) mods: SourceModifiers,
+    /// Each source's ABS/NEG (the arithmetic; FRACT's are in the policy),
+    /// packed as [`SourceModifiers::bits`](crate::kernels::arith::SourceModifiers::bits)
+    /// packs them when the shape is
+    /// noted, so a repeat does not pack them again.
+    pub(crate) mods: u8,
 }
 
 /// The key of a [`CheckedShape`]: the generated target (by the address of

@@ -16,7 +16,7 @@ use super::dpp::Plan;
 use super::operands::half_shift;
 use super::write::{dst_placement, write_back};
 use crate::instr::{Encoding, Instruction, Operand, OperationKind, Part};
-use crate::kernels::arith::{run_arith, ArithIo, ArithOp, SourceModifiers};
+use crate::kernels::arith::{run_arith_packed, ArithIo, ArithOp, SourceModifiers};
 use crate::kernels::{run_dispatched, Format, FormatKind, GatheredIo, Operation, Policy, WaveIo};
 use crate::target::TargetSpec;
 use crate::wave::{CheckedDpp, CheckedShape, Layout, ShapeKey, VgprSources, VgprSplit, Wave};
@@ -236,7 +236,7 @@ pub(super) fn layout<F: Format>(
         dst_shift,
         op,
         accumulator,
-        mods,
+        mods: mods.bits(),
     }
 }
 
@@ -555,7 +555,7 @@ fn arith_in_split<F: Format>(
     };
     #[cfg(test)]
     super::write::fault::apply_arith(&mut io);
-    run_arith::<F>(op, &mut io, policy, layout.mods);
+    run_arith_packed::<F>(op, &mut io, policy, layout.mods);
     #[cfg(test)]
     super::tally(super::Tally::InPlace);
     true

@@ -25,7 +25,7 @@ fn run_op<F: Format, L: ArithLanes<F>>(
     isa: Option<Isa>,
     lanes: &mut L,
     p: &Policy,
-    mods: SourceModifiers,
+    mods: u8,
 ) -> bool {
     #[inline(always)]
     fn go<K: ArithKernel, F: Format, L: ArithLanes<F>>(
@@ -33,7 +33,7 @@ fn run_op<F: Format, L: ArithLanes<F>>(
         isa: Option<Isa>,
         lanes: &mut L,
         p: &Policy,
-        mods: SourceModifiers,
+        mods: u8,
     ) -> bool {
         let mut job = ArithJob::<K, F, L>::new(lanes, p, mods);
         match isa {
@@ -80,7 +80,14 @@ pub fn arith_slices_on<F: Format>(
     src: [&[F::Bits]; 3],
     dst: &mut [F::Bits],
 ) {
-    run_op::<F, _>(op, path, None, &mut ArithSlices { src, dst }, p, mods);
+    run_op::<F, _>(
+        op,
+        path,
+        None,
+        &mut ArithSlices { src, dst },
+        p,
+        mods.bits(),
+    );
 }
 
 /// [`arith_slices`] in the vectorised loop compiled for `isa`; false,
@@ -94,7 +101,14 @@ pub fn arith_slices_isa<F: Format>(
     dst: &mut [F::Bits],
 ) -> bool {
     let path = KernelPath::Simd;
-    run_op::<F, _>(op, path, Some(isa), &mut ArithSlices { src, dst }, p, mods)
+    run_op::<F, _>(
+        op,
+        path,
+        Some(isa),
+        &mut ArithSlices { src, dst },
+        p,
+        mods.bits(),
+    )
 }
 
 /// One arithmetic instruction over a wave, for the executor: `op` in
@@ -119,6 +133,13 @@ pub fn arith_slices_isa<F: Format>(
 /// this function's own frame).
 #[inline(always)]
 pub fn run_arith<F: Format>(op: ArithOp, io: &mut ArithIo<'_>, p: &Policy, mods: SourceModifiers) {
+    run_arith_packed::<F>(op, io, p, mods.bits());
+}
+
+/// [`run_arith`] with the sources' ABS/NEG packed as
+/// [`SourceModifiers::bits`] packs them (a noted shape keeps them so).
+#[inline(always)]
+pub fn run_arith_packed<F: Format>(op: ArithOp, io: &mut ArithIo<'_>, p: &Policy, mods: u8) {
     run_op::<F, _>(op, kernel_path(), None, io, p, mods);
 }
 
@@ -132,5 +153,5 @@ pub fn run_arith_on<F: Format>(
     p: &Policy,
     mods: SourceModifiers,
 ) -> bool {
-    run_op::<F, _>(op, path, isa, io, p, mods)
+    run_op::<F, _>(op, path, isa, io, p, mods.bits())
 }

@@ -7,7 +7,7 @@
 
 use core::marker::PhantomData;
 
-use super::arith_kernel::{ArithKernel, SourceModifiers};
+use super::arith_kernel::ArithKernel;
 use super::format::Format;
 use super::gather::Words;
 use super::halves::{halves, whole_blocks, HALF_BLOCK};
@@ -489,22 +489,25 @@ impl ArithIo<'_> {
 pub struct ArithJob<'a, K, F: Format, L> {
     lanes: &'a mut L,
     policy: &'a Policy,
-    /// The sources' ABS/NEG packed by [`SourceModifiers::bits`]: one byte,
-    /// stored and read whole (six bool stores then one wide load of them
-    /// would miss store-to-load forwarding on every call).
+    /// The sources' ABS/NEG packed by
+    /// [`SourceModifiers::bits`](super::arith_kernel::SourceModifiers::bits):
+    /// one byte, stored and read whole (six bool stores then one wide load
+    /// of them would miss store-to-load forwarding on every call).
     mods: u8,
     _op: PhantomData<(K, F)>,
 }
 
 impl<'a, K: ArithKernel, F: Format, L: ArithLanes<F>> ArithJob<'a, K, F, L> {
     /// The job of `K` over `lanes` under `policy` (its own ABS/NEG fields
-    /// ignored) with each source's `mods`.
+    /// ignored) with each source's ABS/NEG `mods`, packed as
+    /// [`SourceModifiers::bits`](super::arith_kernel::SourceModifiers::bits)
+    /// packs them.
     #[inline(always)]
-    pub fn new(lanes: &'a mut L, policy: &'a Policy, mods: SourceModifiers) -> Self {
+    pub fn new(lanes: &'a mut L, policy: &'a Policy, mods: u8) -> Self {
         ArithJob {
             lanes,
             policy,
-            mods: mods.bits(),
+            mods,
             _op: PhantomData,
         }
     }
