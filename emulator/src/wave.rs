@@ -211,9 +211,10 @@ pub(crate) struct Layout {
     /// FMAC: src2 is the destination's own words.
     pub(crate) accumulator: bool,
     /// Each source's ABS/NEG (the arithmetic; FRACT's are in the policy),
-    /// packed as [`SourceModifiers::bits`](crate::kernels::arith::SourceModifiers::bits)
-    /// packs them when the shape is
-    /// noted, so a repeat does not pack them again.
+    /// packed when the shape is noted, so a repeat does not pack them
+    /// again: as
+    /// [`SourceModifiers::bits`](crate::kernels::arith::SourceModifiers::bits)
+    /// packs them.
     pub(crate) mods: u8,
 }
 
