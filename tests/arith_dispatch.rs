@@ -387,3 +387,20 @@ fn a_nan_subtrahend_follows_sub_nan_on_the_vectorised_path() {
         assert!(dst.iter().all(|&d| d == want), "{rule:?}: {dst:08x?}");
     }
 }
+
+/// The packed byte of the sources' ABS/NEG: bit `i` ABS of source `i`,
+/// bit `3 + i` NEG of source `i`. ABS of src1 and NEG of src0 and src2 is
+/// 0b10_1010 = 0x2a; every byte of bits 5:0 unpacks and packs back to
+/// itself.
+#[test]
+fn source_modifiers_pack_into_one_byte_and_back() {
+    let m = SourceModifiers {
+        abs: [false, true, false],
+        neg: [true, false, true],
+    };
+    assert_eq!(m.bits(), 0x2a);
+    assert_eq!(SourceModifiers::from_bits(0x2a), m);
+    for b in 0..64u8 {
+        assert_eq!(SourceModifiers::from_bits(b).bits(), b, "{b:#04x}");
+    }
+}

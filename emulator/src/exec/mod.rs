@@ -341,8 +341,8 @@ pub(crate) fn plainly_valid<O: Operation, F: Format>(
 }
 
 /// The quick check of `instr` (`plainly_valid`, kept for the tests)
-/// without its DPP part; with `e32_src0_mods`, src0 ABS/NEG on an e32 word are allowed (a DPP16 word
-/// carries them).
+/// without its DPP part; with `e32_src0_mods`, src0 ABS/NEG on an e32
+/// word are allowed (a DPP16 word carries them).
 #[inline]
 pub(crate) fn plainly_valid_but_dpp<O: Operation, F: Format>(
     spec: &TargetSpec,

@@ -72,6 +72,17 @@ impl SourceModifiers {
         let [n0, n1, n2] = self.neg.map(u8::from);
         a0 | a1 << 1 | a2 << 2 | n0 << 3 | n1 << 4 | n2 << 5
     }
+
+    /// The flags [`SourceModifiers::bits`] packed into `bits` (bits 7:6
+    /// ignored).
+    #[inline(always)]
+    pub fn from_bits(bits: u8) -> SourceModifiers {
+        let bit = |i: u32| bits >> i & 1 != 0;
+        SourceModifiers {
+            abs: [0, 1, 2].map(bit),
+            neg: [3, 4, 5].map(bit),
+        }
+    }
 }
 
 /// One arithmetic instruction's operation and modifiers.

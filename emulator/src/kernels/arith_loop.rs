@@ -7,7 +7,7 @@
 
 use core::marker::PhantomData;
 
-use super::arith_kernel::ArithKernel;
+use super::arith_kernel::{ArithKernel, SourceModifiers};
 use super::format::Format;
 use super::gather::Words;
 use super::halves::{halves, whole_blocks, HALF_BLOCK};
@@ -489,10 +489,9 @@ impl ArithIo<'_> {
 pub struct ArithJob<'a, K, F: Format, L> {
     lanes: &'a mut L,
     policy: &'a Policy,
-    /// The sources' ABS/NEG packed by
-    /// [`SourceModifiers::bits`](super::arith_kernel::SourceModifiers::bits):
-    /// one byte, stored and read whole (six bool stores then one wide load
-    /// of them would miss store-to-load forwarding on every call).
+    /// The sources' ABS/NEG packed by [`SourceModifiers::bits`]: one byte,
+    /// stored and read whole (six bool stores then one wide load of them
+    /// would miss store-to-load forwarding on every call).
     mods: u8,
     _op: PhantomData<(K, F)>,
 }
@@ -500,8 +499,7 @@ pub struct ArithJob<'a, K, F: Format, L> {
 impl<'a, K: ArithKernel, F: Format, L: ArithLanes<F>> ArithJob<'a, K, F, L> {
     /// The job of `K` over `lanes` under `policy` (its own ABS/NEG fields
     /// ignored) with each source's ABS/NEG `mods`, packed as
-    /// [`SourceModifiers::bits`](super::arith_kernel::SourceModifiers::bits)
-    /// packs them.
+    /// [`SourceModifiers::bits`] packs them.
     #[inline(always)]
     pub fn new(lanes: &'a mut L, policy: &'a Policy, mods: u8) -> Self {
         ArithJob {
@@ -514,8 +512,8 @@ impl<'a, K: ArithKernel, F: Format, L: ArithLanes<F>> ArithJob<'a, K, F, L> {
 
     #[inline(always)]
     fn source_mods(&self) -> [SourceMods<F>; 3] {
-        let bit = |i: u32| self.mods >> i & 1 != 0;
-        [0, 1, 2].map(|i| SourceMods::<F>::new(bit(i), bit(i + 3)))
+        let m = SourceModifiers::from_bits(self.mods);
+        [0, 1, 2].map(|i| SourceMods::<F>::new(m.abs[i], m.neg[i]))
     }
 }
 
