@@ -9,10 +9,11 @@ use std::path::Path;
 /// an exact value, the one kernel per operation (and `arith_kernel`, the
 /// arithmetic operations as types; `classify_arith`, the words of an
 /// arithmetic lane for `explain`; `scaled`, the SDWA alternative order),
-/// the DPP gather and the blocks of F16 register halves (leaves), the
+/// the DPP gather, the blocks of F16 register halves and the joined F64
+/// register pairs (leaves), the
 /// lane loops (and `lane_arrays`, the lane API's container), dispatch,
 /// and `arith`, the arithmetic entry points over dispatch.
-const LAYERS: [&str; 22] = [
+const LAYERS: [&str; 23] = [
     "lane",
     "format",
     "policy",
@@ -30,6 +31,7 @@ const LAYERS: [&str; 22] = [
     "scaled",
     "gather",
     "halves",
+    "pairs",
     "lane_loop",
     "lane_arrays",
     "arith_loop",

@@ -24,10 +24,10 @@
 //! what actually ran on the calling thread, so a silent fallback to the
 //! scalar loop or to another level cannot pass for the one asked for.
 //!
-//! This module and `gather` hold the crate's only `unsafe`: here, calling a
-//! `#[target_feature]` function from code compiled without those features.
-//! Each call site runs a level only after `Isa::is_available` checked that
-//! the CPU has every feature its function enables.
+//! This module, `gather` and `pairs` hold the crate's only `unsafe`: here,
+//! calling a `#[target_feature]` function from code compiled without those
+//! features. Each call site runs a level only after `Isa::is_available`
+//! checked that the CPU has every feature its function enables.
 
 #![allow(unsafe_code)]
 

@@ -7,9 +7,9 @@
 //! [`gather_portable`] elsewhere; all give the same words for every table
 //! (tested below). A leaf module: it imports nothing of the crate.
 //!
-//! With `dispatch`, this module holds the crate's `unsafe`: the vector
-//! gathers' unaligned loads and stores, and calling them after the
-//! run-time feature check.
+//! With `dispatch` and `pairs`, this module holds the crate's `unsafe`:
+//! the vector gathers' unaligned loads and stores, and calling them after
+//! the run-time feature check.
 
 #![allow(unsafe_code)]
 

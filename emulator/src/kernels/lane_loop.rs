@@ -14,6 +14,7 @@ use super::halves::{halves, whole_blocks, HALF_BLOCK};
 use super::lane::{sel, Lane};
 use super::modifiers::LanePolicy;
 use super::operation::Operation;
+use super::pairs::{self, PAIR_BLOCK};
 use super::policy::Policy;
 
 /// The lanes of one instruction: where each lane's operands come from and
@@ -307,14 +308,42 @@ impl WaveIo<'_> {
         let exec = self.exec;
         // No closures here: they would not inherit the caller's target features.
         if F::WIDTH == 64 {
-            let dst_hi = &mut self.dst_hi[..n];
-            let dst_lo = &mut self.dst_lo[..n];
-            for i in 0..n {
-                let r =
-                    io_lane::<O, F, OUT>(src_lo[i], src_hi[i], src_shift, exp[i], exp_shift, &p);
-                let a = ALL || exec.wrapping_shr(i as u32) & 1 != 0;
-                dst_lo[i] = sel(a, r as u32, dst_lo[i]);
-                dst_hi[i] = sel(a, (r >> 32) as u32, dst_hi[i]);
+            // Whole blocks of register pairs joined and split by `pairs`,
+            // then the lanes left over.
+            let (dst_lo, dst_hi) = (&mut self.dst_lo[..n], &mut self.dst_hi[..n]);
+            let (lo_blocks, lo_rest) = dst_lo.as_chunks_mut::<PAIR_BLOCK>();
+            let (hi_blocks, hi_rest) = dst_hi.as_chunks_mut::<PAIR_BLOCK>();
+            let (src_blocks, _) = src_lo.as_chunks::<PAIR_BLOCK>();
+            let (high_blocks, _) = src_hi.as_chunks::<PAIR_BLOCK>();
+            let (exp_blocks, _) = exp.as_chunks::<PAIR_BLOCK>();
+            let blocks = lo_blocks
+                .iter_mut()
+                .zip(hi_blocks)
+                .zip(src_blocks.iter().zip(high_blocks));
+            for (k, ((dl, dh), (sl, sh))) in blocks.enumerate() {
+                let Some(e) = exp_blocks.get(k) else {
+                    break;
+                };
+                let x = pairs::join(sl, sh);
+                let mut r = [0; PAIR_BLOCK];
+                for j in 0..PAIR_BLOCK {
+                    let e = WaveIo::exponent::<F>(e[j], exp_shift);
+                    r[j] = O::lane::<F, OUT>(F::Lane::from_u64(x[j]), e, &p).to_u64();
+                }
+                let active = exec.wrapping_shr((k * PAIR_BLOCK) as u32) as u16;
+                pairs::split::<ALL>(&r, active, dl, dh);
+            }
+            let base = n - lo_rest.len();
+            let (src_lo, src_hi, exp) = (&src_lo[base..], &src_hi[base..], &exp[base..]);
+            let rest = lo_rest
+                .iter_mut()
+                .zip(hi_rest)
+                .zip(src_lo.iter().zip(src_hi).zip(exp));
+            for (i, ((dl, dh), ((&lo, &hi), &e))) in rest.enumerate() {
+                let r = io_lane::<O, F, OUT>(lo, hi, src_shift, e, exp_shift, &p);
+                let a = ALL || exec.wrapping_shr((base + i) as u32) & 1 != 0;
+                *dl = sel(a, r as u32, *dl);
+                *dh = sel(a, (r >> 32) as u32, *dh);
             }
         } else if F::WIDTH == 32 {
             // The result is the whole word: with every lane active the old

@@ -5,8 +5,9 @@
 //! (the shared steps); `round` (exact values in the wide lane and their
 //! one rounding); `fract`, `ldexp`, `add`, `mul` and `fma` (the one kernel
 //! of each operation), `arith_kernel` (the arithmetic operations as
-//! types) and `operation`; `gather` (the DPP lane gather, a leaf) and
-//! `halves` (the blocks of F16 register halves, a leaf);
+//! types) and `operation`; `gather` (the DPP lane gather, a leaf),
+//! `halves` (the blocks of F16 register halves, a leaf) and `pairs` (F64
+//! encodings joined from and split into register pairs, a leaf);
 //! `lane_loop` and `arith_loop` (the loops over a wave, and the scalar
 //! path's one lane at a time) and `lane_arrays` (FRACT/LDEXP over caller
 //! arrays of any length under EXEC, the lane API's); `dispatch` (which loop and which
@@ -36,6 +37,7 @@ pub mod ldexp;
 pub mod modifiers;
 pub mod mul;
 pub mod operation;
+pub mod pairs;
 pub mod policy;
 pub mod round;
 pub mod scaled;

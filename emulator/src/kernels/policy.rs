@@ -300,12 +300,8 @@ pub struct Policy {
     pub saturate_overflow: bool,
     /// The OMOD applied (`Omod::None` when absent or gated off).
     pub omod: Omod,
-    /// Why OMOD is or is not applied.
-    pub omod_decision: OmodDecision,
     /// CLAMP requested.
     pub clamp: bool,
-    /// CLAMP turns NaN into +0.
-    pub clamp_nan_to_zero: bool,
     /// Signalling NaNs are quieted.
     pub quiet_snan: bool,
     /// ABS on the float source.
@@ -317,6 +313,10 @@ pub struct Policy {
     /// When a result is tiny (the arithmetic only: FRACT's and LDEXP's
     /// exact results fit the precision, where both rules agree).
     pub tininess: Tininess,
+    /// Why OMOD is or is not applied.
+    pub omod_decision: OmodDecision,
+    /// CLAMP turns NaN into +0.
+    pub clamp_nan_to_zero: bool,
 }
 
 /// The instruction-level modifiers a policy depends on.
@@ -352,10 +352,10 @@ impl Policy {
     };
 
     /// The fields that decide the lanes' behaviour, one byte each in
-    /// declaration order (`repr(C)`, so LLVM reads them as two wide
-    /// loads), with the two that do not (`omod_decision`, which only
-    /// explains, and `clamp_nan_to_zero`, which matters only with `clamp`)
-    /// as 0.
+    /// declaration order: the first eleven fields, declared first so that
+    /// `repr(C)` puts them in one run of bytes LLVM reads in two loads. The
+    /// two after them do not decide behaviour (`omod_decision` only
+    /// explains, and `clamp_nan_to_zero` matters only with `clamp`).
     #[inline(always)]
     pub const fn lane_key(&self) -> u128 {
         u128::from_le_bytes([
@@ -364,14 +364,14 @@ impl Policy {
             self.keep_output_denorm as u8,
             self.saturate_overflow as u8,
             self.omod as u8,
-            0,
             self.clamp as u8,
-            0,
             self.quiet_snan as u8,
             self.abs as u8,
             self.neg as u8,
             self.sub_nan as u8,
             self.tininess as u8,
+            0,
+            0,
             0,
             0,
             0,
