@@ -307,9 +307,14 @@ impl WaveIo<'_> {
         };
         let exec = self.exec;
         // No closures here: they would not inherit the caller's target features.
-        if F::WIDTH == 64 {
-            // Whole blocks of register pairs joined and split by `pairs`,
-            // then the lanes left over.
+        // F64 with the permutes: whole blocks of register pairs joined and
+        // split by them, then the lanes left over.
+        let permutes = if F::WIDTH == 64 {
+            pairs::permutes()
+        } else {
+            None
+        };
+        if let Some(pm) = permutes {
             let (dst_lo, dst_hi) = (&mut self.dst_lo[..n], &mut self.dst_hi[..n]);
             let (lo_blocks, lo_rest) = dst_lo.as_chunks_mut::<PAIR_BLOCK>();
             let (hi_blocks, hi_rest) = dst_hi.as_chunks_mut::<PAIR_BLOCK>();
@@ -324,14 +329,14 @@ impl WaveIo<'_> {
                 let Some(e) = exp_blocks.get(k) else {
                     break;
                 };
-                let x = pairs::join(sl, sh);
+                let x = pm.join(sl, sh);
                 let mut r = [0; PAIR_BLOCK];
                 for j in 0..PAIR_BLOCK {
                     let e = WaveIo::exponent::<F>(e[j], exp_shift);
                     r[j] = O::lane::<F, OUT>(F::Lane::from_u64(x[j]), e, &p).to_u64();
                 }
                 let active = exec.wrapping_shr((k * PAIR_BLOCK) as u32) as u16;
-                pairs::split::<ALL>(&r, active, dl, dh);
+                pm.split::<ALL>(&r, active, dl, dh);
             }
             let base = n - lo_rest.len();
             let (src_lo, src_hi, exp) = (&src_lo[base..], &src_hi[base..], &exp[base..]);
@@ -344,6 +349,16 @@ impl WaveIo<'_> {
                 let a = ALL || exec.wrapping_shr((base + i) as u32) & 1 != 0;
                 *dl = sel(a, r as u32, *dl);
                 *dh = sel(a, (r >> 32) as u32, *dh);
+            }
+        } else if F::WIDTH == 64 {
+            let dst_hi = &mut self.dst_hi[..n];
+            let dst_lo = &mut self.dst_lo[..n];
+            for i in 0..n {
+                let r =
+                    io_lane::<O, F, OUT>(src_lo[i], src_hi[i], src_shift, exp[i], exp_shift, &p);
+                let a = ALL || exec.wrapping_shr(i as u32) & 1 != 0;
+                dst_lo[i] = sel(a, r as u32, dst_lo[i]);
+                dst_hi[i] = sel(a, (r >> 32) as u32, dst_hi[i]);
             }
         } else if F::WIDTH == 32 {
             // The result is the whole word: with every lane active the old

@@ -1,19 +1,19 @@
 //! F64 operands in register pairs (docs/semantics.md §3): a block of
-//! [`PAIR_BLOCK`] lanes' encodings joined from their low and high words,
-//! and results split back into them. A pure bit move: no value is looked
-//! at.
+//! [`PAIR_BLOCK`] lanes' encodings joined from their low and high words
+//! with in-register permutes, and results split back into them. A pure
+//! bit move: no value is looked at.
 //!
-//! The loops over register words run the F64 kernels a block at a time on
-//! the joined encodings. LLVM's own code for the join and the split (a
-//! zero extension, a shift and an OR per word in, a truncation and a
-//! shift per word out, with lane-crossing fixes) cost more than the
-//! kernel's loads and stores: on Zen 4 with AVX-512 the bare LDEXP F64
-//! kernel takes 61 ns per 64 lanes, the same loop on register words 79
-//! ns, and 60 ns with both conversions removed. Where the CPU has
-//! AVX-512 (detected at run time) each conversion is two two-register
-//! permutes per block; elsewhere the portable loops below, which give the
-//! same words (tested below). A leaf module: it imports nothing of the
-//! crate.
+//! Where the CPU has AVX-512 (detected at run time: [`permutes`]), the
+//! F64 loops over register words run the kernel a block at a time on the
+//! joined encodings; each conversion is two two-register permutes per
+//! block. LLVM's own code for them (a zero extension, a shift and an OR
+//! per word in, truncations, shifts and lane-crossing inserts out) cost
+//! more than the kernel's loads and stores: on Zen 4 the bare LDEXP F64
+//! kernel took 61 ns per 64 lanes, its loop on register words 79 ns, and
+//! 60 ns with both conversions left out. Elsewhere the loops join and
+//! split each lane's words themselves, as before: the blocks without the
+//! permutes measured slower there at the x86-64-v2 and baseline levels.
+//! A leaf module: it imports nothing of the crate.
 //!
 //! With `dispatch` and `gather`, this module holds the crate's `unsafe`:
 //! the vector loads and stores, and calling them after the run-time
@@ -24,64 +24,65 @@
 /// The lanes of one block.
 pub const PAIR_BLOCK: usize = 16;
 
-/// The encodings of a block's lanes: lane `j` is `hi[j]:lo[j]`.
+/// Proof that this CPU has the permutes ([`permutes`]): the only way to
+/// call them.
+#[derive(Clone, Copy, Debug)]
+pub struct Permutes(Private);
+
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy, Debug)]
+struct Private;
+
+/// No permutes off x86_64: a [`Permutes`] cannot be made.
+#[cfg(not(target_arch = "x86_64"))]
+#[derive(Clone, Copy, Debug)]
+enum Private {}
+
+/// The permutes, when this CPU has them (x86_64 with AVX-512F).
 #[inline(always)]
-pub fn join(lo: &[u32; PAIR_BLOCK], hi: &[u32; PAIR_BLOCK]) -> [u64; PAIR_BLOCK] {
+pub fn permutes() -> Option<Permutes> {
     #[cfg(target_arch = "x86_64")]
     if std::is_x86_feature_detected!("avx512f") {
-        // SAFETY: the CPU has AVX-512F, the one feature `x86::join512`
-        // enables.
-        return unsafe { x86::join512(lo, hi) };
+        return Some(Permutes(Private));
     }
-    join_portable(lo, hi)
+    None
 }
 
-/// [`join`] one lane at a time.
-#[inline(always)]
-pub fn join_portable(lo: &[u32; PAIR_BLOCK], hi: &[u32; PAIR_BLOCK]) -> [u64; PAIR_BLOCK] {
-    let mut out = [0; PAIR_BLOCK];
-    for ((o, &l), &h) in out.iter_mut().zip(lo).zip(hi) {
-        *o = u64::from(h) << 32 | u64::from(l);
+impl Permutes {
+    /// The encodings of a block's lanes: lane `j` is `hi[j]:lo[j]`.
+    #[inline(always)]
+    pub fn join(self, lo: &[u32; PAIR_BLOCK], hi: &[u32; PAIR_BLOCK]) -> [u64; PAIR_BLOCK] {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let Permutes(Private) = self;
+            // SAFETY: a `Permutes` exists only on a CPU with AVX-512F
+            // (`permutes`), the one feature `x86::join512` enables.
+            unsafe { x86::join512(lo, hi) }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        match self.0 {}
     }
-    out
-}
 
-/// The words of a block's results `r`, written where `active` has lane
-/// `j`'s bit `j` set (`ALL`: every lane, `active` ignored): `lo[j]` takes
-/// bits 31:0 of `r[j]` and `hi[j]` bits 63:32; the other lanes' words are
-/// kept.
-#[inline(always)]
-pub fn split<const ALL: bool>(
-    r: &[u64; PAIR_BLOCK],
-    active: u16,
-    lo: &mut [u32; PAIR_BLOCK],
-    hi: &mut [u32; PAIR_BLOCK],
-) {
-    #[cfg(target_arch = "x86_64")]
-    if std::is_x86_feature_detected!("avx512f") {
-        // SAFETY: the CPU has AVX-512F, the one feature `x86::split512`
-        // enables.
-        return unsafe { x86::split512::<ALL>(r, active, lo, hi) };
-    }
-    split_portable::<ALL>(r, active, lo, hi);
-}
-
-/// [`split`] one lane at a time, without branches.
-#[inline(always)]
-pub fn split_portable<const ALL: bool>(
-    r: &[u64; PAIR_BLOCK],
-    active: u16,
-    lo: &mut [u32; PAIR_BLOCK],
-    hi: &mut [u32; PAIR_BLOCK],
-) {
-    for (j, ((&r, l), h)) in r.iter().zip(lo).zip(hi).enumerate() {
-        let keep = if ALL {
-            0
-        } else {
-            u32::from(active >> j & 1 == 0).wrapping_neg()
-        };
-        *l = (*l & keep) | (r as u32 & !keep);
-        *h = (*h & keep) | ((r >> 32) as u32 & !keep);
+    /// The words of a block's results `r`, written where `active` has
+    /// lane `j`'s bit `j` set (`ALL`: every lane, `active` ignored):
+    /// `lo[j]` takes bits 31:0 of `r[j]` and `hi[j]` bits 63:32; the other
+    /// lanes' words are kept.
+    #[inline(always)]
+    pub fn split<const ALL: bool>(
+        self,
+        r: &[u64; PAIR_BLOCK],
+        active: u16,
+        lo: &mut [u32; PAIR_BLOCK],
+        hi: &mut [u32; PAIR_BLOCK],
+    ) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let Permutes(Private) = self;
+            // SAFETY: as in `join`, for `x86::split512`.
+            unsafe { x86::split512::<ALL>(r, active, lo, hi) }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        match self.0 {}
     }
 }
 
@@ -178,66 +179,79 @@ mod x86 {
 mod tests {
     use super::*;
 
-    /// Words whose every byte differs, so a word from the wrong lane or
-    /// half shows.
-    fn words(seed: u32) -> [u32; PAIR_BLOCK] {
-        core::array::from_fn(|j| seed.wrapping_mul(0x0101_0101) ^ (j as u32 * 0x1111_1111))
+    /// The permutes on this CPU; on one without them there is nothing of
+    /// this module to run, and `permutes` must say so.
+    fn on_this_cpu() -> Option<Permutes> {
+        let p = permutes();
+        #[cfg(target_arch = "x86_64")]
+        assert_eq!(p.is_some(), std::is_x86_feature_detected!("avx512f"));
+        #[cfg(not(target_arch = "x86_64"))]
+        assert!(p.is_none());
+        p
     }
 
     #[test]
     fn join_puts_each_high_word_above_its_low_word() {
+        let Some(p) = on_this_cpu() else {
+            return;
+        };
         let lo: [u32; 16] = core::array::from_fn(|j| 0x1000 + j as u32);
         let hi: [u32; 16] = core::array::from_fn(|j| 0xa000_0000 + j as u32);
+        // Worked out by hand: lane 3 is 0xa0000003_00001003.
+        assert_eq!(p.join(&lo, &hi)[3], 0xa000_0003_0000_1003);
         let want: [u64; 16] =
-            core::array::from_fn(|j| (0xa000_0000_0000_1000u64) + ((j as u64) << 32) + j as u64);
-        assert_eq!(join(&lo, &hi), want);
-        assert_eq!(join_portable(&lo, &hi), want);
+            core::array::from_fn(|j| 0xa000_0000_0000_1000 + ((j as u64) << 32) + j as u64);
+        assert_eq!(p.join(&lo, &hi), want);
     }
 
     #[test]
     fn split_writes_the_active_lanes_halves_and_keeps_the_others() {
+        let Some(p) = on_this_cpu() else {
+            return;
+        };
+        // Lane j: 0xb000_0000 | j << 4 above 0xc000_0000 | j.
         let r: [u64; 16] =
             core::array::from_fn(|j| 0xb000_0000_c000_0000 | (j as u64) << 36 | j as u64);
+        let old_lo: [u32; 16] = core::array::from_fn(|j| 0x7777_0000 | j as u32);
+        let old_hi: [u32; 16] = core::array::from_fn(|j| 0x6666_0000 | j as u32);
         for active in [0xffffu16, 0, 0x8001, 0x5a5a, 0x0ff0] {
+            let on = |j: usize| active >> j & 1 == 1;
             let want_lo: [u32; 16] = core::array::from_fn(|j| {
-                if active >> j & 1 == 1 {
+                if on(j) {
                     0xc000_0000 | j as u32
                 } else {
-                    0x7777_0000 | j as u32
+                    old_lo[j]
                 }
             });
             let want_hi: [u32; 16] = core::array::from_fn(|j| {
-                if active >> j & 1 == 1 {
+                if on(j) {
                     0xb000_0000 | (j as u32) << 4
                 } else {
-                    0x6666_0000 | j as u32
+                    old_hi[j]
                 }
             });
-            let old_lo: [u32; 16] = core::array::from_fn(|j| 0x7777_0000 | j as u32);
-            let old_hi: [u32; 16] = core::array::from_fn(|j| 0x6666_0000 | j as u32);
             let (mut lo, mut hi) = (old_lo, old_hi);
-            split::<false>(&r, active, &mut lo, &mut hi);
+            p.split::<false>(&r, active, &mut lo, &mut hi);
             assert_eq!((lo, hi), (want_lo, want_hi), "{active:#x}");
-            let (mut lo, mut hi) = (old_lo, old_hi);
-            split_portable::<false>(&r, active, &mut lo, &mut hi);
-            assert_eq!((lo, hi), (want_lo, want_hi), "portable {active:#x}");
         }
-        let (mut lo, mut hi) = ([0; 16], [0; 16]);
-        split::<true>(&r, 0, &mut lo, &mut hi);
-        let (mut plo, mut phi) = ([0; 16], [0; 16]);
-        split_portable::<true>(&r, 0, &mut plo, &mut phi);
-        assert_eq!((lo, hi), (plo, phi));
-        assert_eq!(lo[5], 0xc000_0005);
-        assert_eq!(hi[5], 0xb000_0050);
+        let (mut lo, mut hi) = (old_lo, old_hi);
+        p.split::<true>(&r, 0, &mut lo, &mut hi);
+        assert_eq!((lo[5], hi[5]), (0xc000_0005, 0xb000_0050));
+        assert_eq!((lo[15], hi[15]), (0xc000_000f, 0xb000_00f0));
     }
 
     #[test]
     fn split_undoes_join() {
-        for seed in 0..64 {
+        let Some(p) = on_this_cpu() else {
+            return;
+        };
+        for seed in 0..64u32 {
+            let words = |s: u32| -> [u32; 16] {
+                core::array::from_fn(|j| s.wrapping_mul(0x0101_0101) ^ (j as u32 * 0x1111_1111))
+            };
             let (lo, hi) = (words(seed), words(seed ^ 0x55));
-            let joined = join(&lo, &hi);
             let (mut l, mut h) = ([0; 16], [0; 16]);
-            split::<true>(&joined, 0xffff, &mut l, &mut h);
+            p.split::<true>(&p.join(&lo, &hi), 0, &mut l, &mut h);
             assert_eq!((l, h), (lo, hi));
         }
     }
