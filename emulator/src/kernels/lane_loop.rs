@@ -309,26 +309,13 @@ impl WaveIo<'_> {
         // No closures here: they would not inherit the caller's target features.
         // F64 with the permutes: whole blocks of register pairs joined and
         // split by them, then the lanes left over.
-        let permutes = if F::WIDTH == 64 {
-            pairs::permutes()
-        } else {
-            None
-        };
-        if let Some(pm) = permutes {
-            let (dst_lo, dst_hi) = (&mut self.dst_lo[..n], &mut self.dst_hi[..n]);
-            let (lo_blocks, lo_rest) = dst_lo.as_chunks_mut::<PAIR_BLOCK>();
-            let (hi_blocks, hi_rest) = dst_hi.as_chunks_mut::<PAIR_BLOCK>();
-            let (src_blocks, _) = src_lo.as_chunks::<PAIR_BLOCK>();
-            let (high_blocks, _) = src_hi.as_chunks::<PAIR_BLOCK>();
+        if let Some(pm) = (F::WIDTH == 64).then(pairs::permutes).flatten() {
+            let (dst, lo_rest, hi_rest) =
+                pairs::blocks_mut(&mut self.dst_lo[..n], &mut self.dst_hi[..n]);
+            // Every slice holds the `n` lanes: as many blocks each.
             let (exp_blocks, _) = exp.as_chunks::<PAIR_BLOCK>();
-            let blocks = lo_blocks
-                .iter_mut()
-                .zip(hi_blocks)
-                .zip(src_blocks.iter().zip(high_blocks));
-            for (k, ((dl, dh), (sl, sh))) in blocks.enumerate() {
-                let Some(e) = exp_blocks.get(k) else {
-                    break;
-                };
+            let blocks = dst.zip(pairs::blocks(src_lo, src_hi).zip(exp_blocks));
+            for (k, ((dl, dh), ((sl, sh), e))) in blocks.enumerate() {
                 let x = pm.join(sl, sh);
                 let mut r = [0; PAIR_BLOCK];
                 for j in 0..PAIR_BLOCK {

@@ -24,6 +24,33 @@
 /// The lanes of one block.
 pub const PAIR_BLOCK: usize = 16;
 
+/// The whole blocks of a register pair's words: block `k` holds lanes
+/// `16k..16k + 16` of `lo` and of `hi` (as many as the shorter has).
+#[inline(always)]
+pub fn blocks<'a>(
+    lo: &'a [u32],
+    hi: &'a [u32],
+) -> impl Iterator<Item = (&'a [u32; PAIR_BLOCK], &'a [u32; PAIR_BLOCK])> {
+    lo.as_chunks().0.iter().zip(hi.as_chunks().0)
+}
+
+/// [`blocks`] of a destination pair, with the words of the lanes after
+/// the last whole block.
+#[inline(always)]
+#[allow(clippy::type_complexity)]
+pub fn blocks_mut<'a>(
+    lo: &'a mut [u32],
+    hi: &'a mut [u32],
+) -> (
+    impl Iterator<Item = (&'a mut [u32; PAIR_BLOCK], &'a mut [u32; PAIR_BLOCK])>,
+    &'a mut [u32],
+    &'a mut [u32],
+) {
+    let (lo, lo_rest) = lo.as_chunks_mut();
+    let (hi, hi_rest) = hi.as_chunks_mut();
+    (lo.iter_mut().zip(hi), lo_rest, hi_rest)
+}
+
 /// Proof that this CPU has the permutes ([`permutes`]): the only way to
 /// call them.
 #[derive(Clone, Copy, Debug)]
