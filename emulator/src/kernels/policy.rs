@@ -353,7 +353,7 @@ impl Policy {
 
     /// The fields that decide the lanes' behaviour, one byte each in
     /// declaration order: the first eleven fields, declared first so that
-    /// `repr(C)` puts them in one run of bytes LLVM reads in two loads. The
+    /// `repr(C)` puts them in one run of bytes LLVM reads in three loads. The
     /// two after them do not decide behaviour (`omod_decision` only
     /// explains, and `clamp_nan_to_zero` matters only with `clamp`).
     #[inline(always)]
