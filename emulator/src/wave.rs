@@ -752,16 +752,24 @@ pub(crate) struct VgprSources<'a> {
 }
 
 impl<'a> VgprSources<'a> {
+    /// Registers `index..index + N`, unless any is out of range or one of
+    /// the registers to write: one range check.
+    #[inline(always)]
+    fn regs<const N: usize>(&self, index: usize) -> Option<&'a [Register; N]> {
+        let run = if index < self.first {
+            self.before.get(index..index.checked_add(N)?)?
+        } else {
+            let i = index.checked_sub(self.first + self.count)?;
+            self.after.get(i..i.checked_add(N)?)?
+        };
+        run.try_into().ok()
+    }
+
     /// The lanes of register `index`, unless it is out of range or one of
     /// the registers to write.
     #[inline(always)]
     pub(crate) fn src(&self, index: usize) -> Option<&'a [u32]> {
-        let reg = if index < self.first {
-            self.before.get(index)?
-        } else {
-            self.after
-                .get(index.checked_sub(self.first + self.count)?)?
-        };
+        let [reg] = self.regs::<1>(index)?;
         reg.0.get(..self.lanes)
     }
 
@@ -771,15 +779,7 @@ impl<'a> VgprSources<'a> {
     /// check.
     #[inline(always)]
     pub(crate) fn src_pair(&self, index: usize) -> Option<(&'a [u32], &'a [u32])> {
-        let regs = if index < self.first {
-            self.before.get(index..index.checked_add(2)?)?
-        } else {
-            let i = index.checked_sub(self.first + self.count)?;
-            self.after.get(i..i.checked_add(2)?)?
-        };
-        let [lo, hi] = regs else {
-            return None;
-        };
+        let [lo, hi] = self.regs::<2>(index)?;
         Some((lo.0.get(..self.lanes)?, hi.0.get(..self.lanes)?))
     }
 }

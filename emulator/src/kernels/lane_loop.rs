@@ -84,8 +84,7 @@ impl<O: Operation, F: Format, L: Lanes<F>> WaveJob for OpJob<'_, O, F, L> {
 #[inline(always)]
 pub fn run_wave<O: Operation, F: Format, L: Lanes<F>>(lanes: &mut L, p: &Policy) {
     // The common case decided first, before any lane policy is built: this
-    // is the path from the call to the loop, which a loop too long for the
-    // reorder window cannot overlap with (measured: 2-4 ns per call).
+    // is the path from the call to the loop (measured: 2-4 ns per call).
     if LanePolicy::<F>::is_common(p) {
         return lanes.wave::<O, true, false>(&LanePolicy::<F>::common());
     }
@@ -308,10 +307,12 @@ impl WaveIo<'_> {
         let exec = self.exec;
         // No closures here: they would not inherit the caller's target features.
         // F64 with the permutes: whole blocks of register pairs joined and
-        // split by them, then the lanes left over.
+        // split by them; the lanes left over (all of them without the
+        // permutes) in the per-lane loop.
+        let mut done = 0;
         if let Some(pm) = (F::WIDTH == 64).then(pairs::permutes).flatten() {
-            let (dst, lo_rest, hi_rest) =
-                pairs::blocks_mut::<PAIR_BLOCK>(&mut self.dst_lo[..n], &mut self.dst_hi[..n]);
+            let dst = pairs::blocks_mut::<PAIR_BLOCK>(&mut self.dst_lo[..n], &mut self.dst_hi[..n]);
+            done = n - n % PAIR_BLOCK;
             // Every slice holds the `n` lanes: as many blocks each.
             let (exp_blocks, _) = exp.as_chunks::<PAIR_BLOCK>();
             let blocks = dst.zip(pairs::blocks::<PAIR_BLOCK>(src_lo, src_hi).zip(exp_blocks));
@@ -325,22 +326,11 @@ impl WaveIo<'_> {
                 let active = exec.wrapping_shr((k * PAIR_BLOCK) as u32);
                 pm.split::<PAIR_BLOCK, ALL>(&r, active, dl, dh);
             }
-            let base = n - lo_rest.len();
-            let (src_lo, src_hi, exp) = (&src_lo[base..], &src_hi[base..], &exp[base..]);
-            let rest = lo_rest
-                .iter_mut()
-                .zip(hi_rest)
-                .zip(src_lo.iter().zip(src_hi).zip(exp));
-            for (i, ((dl, dh), ((&lo, &hi), &e))) in rest.enumerate() {
-                let r = io_lane::<O, F, OUT>(lo, hi, src_shift, e, exp_shift, &p);
-                let a = ALL || exec.wrapping_shr((base + i) as u32) & 1 != 0;
-                *dl = sel(a, r as u32, *dl);
-                *dh = sel(a, (r >> 32) as u32, *dh);
-            }
-        } else if F::WIDTH == 64 {
+        }
+        if F::WIDTH == 64 {
             let dst_hi = &mut self.dst_hi[..n];
             let dst_lo = &mut self.dst_lo[..n];
-            for i in 0..n {
+            for i in done..n {
                 let r =
                     io_lane::<O, F, OUT>(src_lo[i], src_hi[i], src_shift, exp[i], exp_shift, &p);
                 let a = ALL || exec.wrapping_shr(i as u32) & 1 != 0;

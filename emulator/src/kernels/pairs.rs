@@ -35,21 +35,13 @@ pub fn blocks<'a, const N: usize>(
     lo.as_chunks().0.iter().zip(hi.as_chunks().0)
 }
 
-/// [`blocks`] of a destination pair, with the words of the lanes after
-/// the last whole block.
+/// [`blocks`] of a destination pair.
 #[inline(always)]
-#[allow(clippy::type_complexity)]
 pub fn blocks_mut<'a, const N: usize>(
     lo: &'a mut [u32],
     hi: &'a mut [u32],
-) -> (
-    impl Iterator<Item = (&'a mut [u32; N], &'a mut [u32; N])>,
-    &'a mut [u32],
-    &'a mut [u32],
-) {
-    let (lo, lo_rest) = lo.as_chunks_mut();
-    let (hi, hi_rest) = hi.as_chunks_mut();
-    (lo.iter_mut().zip(hi), lo_rest, hi_rest)
+) -> impl Iterator<Item = (&'a mut [u32; N], &'a mut [u32; N])> {
+    lo.as_chunks_mut().0.iter_mut().zip(hi.as_chunks_mut().0)
 }
 
 /// Proof that this CPU has the permutes ([`permutes`]): the only way to
